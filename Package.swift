@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Floral Shop: only the toolchain and Debian's C libraries (see ../shared/DESIGN.md).
+let package = Package(
+    name: "FloralShop",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "shop", targets: ["shop"]),
+    ],
+    targets: [
+        // Thin C bindings: a module map and a shim header each, nothing else.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+
+        // Swift wrappers: the only targets that import a C module.
+        .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "Crypto"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
+
+        // The shop: plain Swift services and SQL stores, then the HTTP API over them.
+        .target(name: "ShopCore", dependencies: ["SQLite", "Crypto"]),
+        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP"], resources: [.copy("Public")]),
+        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "SQLite", "HTTP"]),
+
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "SQLite", "Crypto"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQLite"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

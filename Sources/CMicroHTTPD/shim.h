@@ -1,0 +1,62 @@
+#ifndef FLORAL_CMICROHTTPD_SHIM_H
+#define FLORAL_CMICROHTTPD_SHIM_H
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <string.h>
+#include <microhttpd.h>
+
+/* MHD_start_daemon is variadic: Swift reaches it through this fixed-argument helper. */
+static inline struct MHD_Daemon *shop_mhd_start(unsigned int flags,
+                                                const char *ipv4,
+                                                uint16_t port,
+                                                MHD_AccessHandlerCallback handler,
+                                                void *handler_context,
+                                                MHD_RequestCompletedCallback completed,
+                                                void *completed_context,
+                                                unsigned int threads,
+                                                unsigned int connection_limit,
+                                                unsigned int per_ip_limit,
+                                                unsigned int idle_timeout_seconds,
+                                                size_t connection_memory_limit) {
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof(addr));
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    if (inet_pton(AF_INET, ipv4, &addr.sin_addr) != 1) {
+        return NULL;
+    }
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context,
+                            MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&addr,
+                            MHD_OPTION_THREAD_POOL_SIZE, threads,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_END);
+}
+
+/* The port the daemon listens on (useful after binding port 0). */
+static inline uint16_t shop_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/* The client's IPv4/IPv6 address as text, or an empty string. */
+static inline void shop_mhd_client_address(struct MHD_Connection *connection, char *out, size_t size) {
+    out[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *sa = info->client_addr;
+    if (sa->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)size);
+    } else if (sa->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)size);
+    }
+}
+
+#endif

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The API's JSON conventions: snake_case keys, RFC 3339 dates, sorted keys for stable output.
+public enum JSON {
+    /// Swift names with these words spell them in capitals (`skuID` is `sku_id` on the wire).
+    static let acronyms: [String: String] = ["id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs", "md5": "MD5"]
+
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            let key = path[path.count - 1]
+            if key.intValue != nil { return key }
+            return WireKey(stringValue: camelCase(key.stringValue))
+        }
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    /// `sku_id` → `skuID`, `password_md5` → `passwordMD5`, `reply_to` → `replyTo`.
+    static func camelCase(_ snake: String) -> String {
+        let parts = snake.split(separator: "_", omittingEmptySubsequences: true).map(String.init)
+        guard let first = parts.first else { return snake }
+        return first + parts.dropFirst().map { acronyms[$0] ?? $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    private struct WireKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+extension Response {
+    /// A JSON response with the API's conventions.
+    public static func json<T: Encodable>(_ value: T, status: Status = .ok) throws -> Response {
+        var headers = Headers()
+        headers.set("Content-Type", "application/json; charset=utf-8")
+        return Response(status: status, headers: headers, body: Array(try JSON.encoder().encode(value)))
+    }
+}
+
+extension Request {
+    /// Decodes the JSON body; a missing body, bad JSON or a field of the wrong type is a 400
+    /// naming the field; a body of another content type is a 415.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        if let contentType = headers["Content-Type"]?.lowercased(),
+           !contentType.hasPrefix("application/json") && !contentType.contains("+json") {
+            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
+                            message: "Send the body as application/json.")
+        }
+        guard !body.isEmpty else { throw HTTPError.badRequest("The request needs a JSON body.") }
+        do {
+            return try JSON.decoder().decode(T.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw HTTPError.describing(error)
+        } catch {
+            throw HTTPError.badRequest("The body is not valid JSON.")
+        }
+    }
+}
+
+extension HTTPError {
+    /// A 400 that names the offending field, in wire (snake_case) spelling.
+    static func describing(_ error: DecodingError) -> HTTPError {
+        func field(_ path: [any CodingKey]) -> String? {
+            let names = path.map { key in key.intValue.map(String.init) ?? snake(key.stringValue) }
+            return names.isEmpty ? nil : names.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let name = field(context.codingPath + [key]) ?? key.stringValue
+            return .validation("\(name) is required.", field: name)
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let name = field(context.codingPath)
+            return .validation("\(name ?? "body") has the wrong type.", field: name)
+        case .dataCorrupted(let context):
+            if let name = field(context.codingPath) {
+                return .validation("\(name) has an invalid value.", field: name)
+            }
+            return .badRequest("The body is not valid JSON.")
+        @unknown default:
+            return .badRequest("The body is not valid JSON.")
+        }
+    }
+
+    static func snake(_ camel: String) -> String {
+        var out = ""
+        var previousWasUpper = true
+        for ch in camel {
+            if ch.isUppercase {
+                if !previousWasUpper { out.append("_") }
+                out.append(Character(ch.lowercased()))
+                previousWasUpper = true
+            } else {
+                out.append(ch)
+                previousWasUpper = false
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,43 @@
+/// One HTTP request as the handlers see it: immutable, body already read.
+public struct Request: Sendable {
+    public let method: String
+    /// The percent-decoded path without the query string, e.g. `/api/v1/products/7`.
+    public let path: String
+    /// Query arguments, percent-decoded; the first value wins when a name repeats.
+    public let query: [String: String]
+    public let headers: Headers
+    public let body: [UInt8]
+    /// The client's IP address as text.
+    public let remoteAddress: String
+    /// Values of the `:name` segments of the matched route.
+    public internal(set) var parameters: [String: String] = [:]
+
+    public init(method: String, path: String, query: [String: String] = [:], headers: Headers = Headers(),
+                body: [UInt8] = [], remoteAddress: String = "127.0.0.1") {
+        self.method = method.uppercased()
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// A route parameter, or a 404 when absent (a route that names it always has it).
+    public func parameter(_ name: String) throws -> String {
+        guard let value = parameters[name] else { throw HTTPError.notFound() }
+        return value
+    }
+}
+
+/// What travels beside a request through the middleware to the handler.
+public struct Context: Sendable {
+    /// The `X-Request-Id` of this request (echoed or generated).
+    public var requestID: String
+    /// The authenticated subject, set by an authentication middleware.
+    public var userID: Int64?
+
+    public init(requestID: String = "", userID: Int64? = nil) {
+        self.requestID = requestID
+        self.userID = userID
+    }
+}

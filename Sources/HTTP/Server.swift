@@ -1,0 +1,122 @@
+import CMicroHTTPD
+import Foundation
+
+/// Listening address, thread pool and the limits every connection lives under.
+public struct ServerOptions: Sendable {
+    public var host: String
+    /// 0 picks a free port; read the chosen one from `Server.port` after `start()`.
+    public var port: UInt16
+    public var threads: Int
+    public var maxConnections: Int
+    public var maxConnectionsPerIP: Int
+    public var maxBodyBytes: Int
+    public var idleTimeoutSeconds: Int
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 4, maxConnections: Int = 1024,
+                maxConnectionsPerIP: Int = 64, maxBodyBytes: Int = 1_048_576, idleTimeoutSeconds: Int = 30) {
+        self.host = host
+        self.port = port
+        self.threads = threads
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerIP = maxConnectionsPerIP
+        self.maxBodyBytes = maxBodyBytes
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+    }
+}
+
+/// Why the server could not start.
+public struct ServerError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// An HTTP/1.1 server over libmicrohttpd: an epoll thread pool, keep-alive, a body limit,
+/// connection limits and an idle timeout. Handlers run synchronously on its worker threads.
+public final class Server: @unchecked Sendable {
+    public let options: ServerOptions
+    let responder: Responder
+    private var daemon: OpaquePointer?
+    private let inFlight = NSCondition()
+    private var activeRequests = 0
+
+    /// The port actually bound (differs from `options.port` when that was 0).
+    public private(set) var port: UInt16 = 0
+
+    /// `responder` answers every request; errors it throws are rendered in the error shape.
+    public init(options: ServerOptions, responder: @escaping Responder) {
+        self.options = options
+        self.responder = responder
+    }
+
+    deinit {
+        if let daemon { MHD_stop_daemon(daemon) }
+    }
+
+    /// Binds and starts the worker threads.
+    public func start() throws {
+        precondition(daemon == nil, "server already started")
+        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        daemon = shop_mhd_start(UInt32(flags), options.host, options.port,
+                                serverAccessHandler, context,
+                                serverRequestCompleted, context,
+                                UInt32(max(1, options.threads)),
+                                UInt32(max(1, options.maxConnections)),
+                                UInt32(max(0, options.maxConnectionsPerIP)),
+                                UInt32(max(0, options.idleTimeoutSeconds)),
+                                32 * 1024)
+        guard let daemon else {
+            throw ServerError(description: "cannot listen on \(options.host):\(options.port) (address in use or not an IPv4 address?)")
+        }
+        port = shop_mhd_bound_port(daemon)
+    }
+
+    /// Stops accepting, lets in-flight requests finish (up to `grace` seconds), then closes everything.
+    public func stop(grace: TimeInterval = 30) {
+        guard let daemon else { return }
+        let listener = MHD_quiesce_daemon(daemon)
+        if listener >= 0 { close(listener) }
+        let deadline = Date().addingTimeInterval(grace)
+        inFlight.lock()
+        while activeRequests > 0 && inFlight.wait(until: deadline) {}
+        inFlight.unlock()
+        MHD_stop_daemon(daemon)
+        self.daemon = nil
+    }
+
+    /// Requests begun and not yet completed.
+    public var requestsInFlight: Int {
+        inFlight.lock()
+        defer { inFlight.unlock() }
+        return activeRequests
+    }
+
+    func requestBegan() {
+        inFlight.lock()
+        activeRequests += 1
+        inFlight.unlock()
+    }
+
+    func requestEnded() {
+        inFlight.lock()
+        activeRequests -= 1
+        if activeRequests == 0 { inFlight.broadcast() }
+        inFlight.unlock()
+    }
+
+    /// Runs the responder; never throws, whatever the handler did.
+    func answer(_ request: Request) -> Response {
+        do {
+            return try responder(request, Context())
+        } catch let error as HTTPError {
+            return error.response
+        } catch {
+            return HTTPError.internalError.response
+        }
+    }
+}
+
+/// Per-request state kept by libmicrohttpd between calls of the access handler.
+final class PendingRequest {
+    var body: [UInt8] = []
+    var tooLarge = false
+}

@@ -1,0 +1,104 @@
+import CMicroHTTPD
+import Foundation
+
+// libmicrohttpd's C callbacks. They are global functions (not closures in main.swift, which
+// would be main-actor isolated) and reach the Swift objects through `void *` + Unmanaged.
+
+/// Called once when headers arrive, then once per body chunk, then once more to answer.
+let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+    guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let existing = requestContext.pointee else {
+        let pending = PendingRequest()
+        requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
+        server.requestBegan()
+        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+           let declared = Int(String(cString: length)), declared > server.options.maxBodyBytes {
+            // Answer before reading a body we will not accept; libmicrohttpd closes the connection after it.
+            return queue(tooLargeResponse(server), on: connection)
+        }
+        return .YES
+    }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+
+    if uploadDataSize.pointee > 0 {
+        let size = uploadDataSize.pointee
+        if !pending.tooLarge, let uploadData {
+            if pending.body.count + size > server.options.maxBodyBytes {
+                pending.tooLarge = true
+                pending.body = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
+                    pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+                }
+            }
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+
+    if pending.tooLarge { return queue(tooLargeResponse(server), on: connection) }
+    let request = Request(method: method.map { String(cString: $0) } ?? "GET",
+                          path: url.map { String(cString: $0) } ?? "/",
+                          query: collectValues(connection, kind: .GET_ARGUMENT_KIND).reduce(into: [:]) { query, pair in
+                              if query[pair.0] == nil { query[pair.0] = pair.1 }
+                          },
+                          headers: Headers(collectValues(connection, kind: .HEADER_KIND)),
+                          body: pending.body,
+                          remoteAddress: clientAddress(connection))
+    pending.body = []
+    var response = server.answer(request)
+    if request.method == "HEAD" { response.body = [] }
+    return queue(response, on: connection)
+}
+
+/// Called when a request is finished (answered, failed or timed out): frees its state.
+let serverRequestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
+    guard let cls, let requestContext, let pending = requestContext.pointee else { return }
+    Unmanaged<PendingRequest>.fromOpaque(pending).release()
+    requestContext.pointee = nil
+    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestEnded()
+}
+
+private func tooLargeResponse(_ server: Server) -> Response {
+    HTTPError(.payloadTooLarge, code: "payload_too_large",
+              message: "The request body is larger than \(server.options.maxBodyBytes) bytes.").response
+}
+
+private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+    let mhdResponse = response.body.withUnsafeBytes { bytes in
+        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                        .RESPMEM_MUST_COPY)
+    }
+    guard let mhdResponse else { return .NO }
+    defer { MHD_destroy_response(mhdResponse) }
+    for (name, value) in response.headers {
+        _ = MHD_add_response_header(mhdResponse, name, value)
+    }
+    return MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
+}
+
+/// Accumulates key/value pairs from libmicrohttpd's iterator.
+private final class PairCollector {
+    var pairs: [(String, String)] = []
+}
+
+private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
+    let collector = PairCollector()
+    let context = Unmanaged.passUnretained(collector).toOpaque()
+    _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
+        guard let cls, let key else { return .YES }
+        let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
+        collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        return .YES
+    }, context)
+    return withExtendedLifetime(collector) { collector.pairs }
+}
+
+private func clientAddress(_ connection: OpaquePointer) -> String {
+    var buffer = [CChar](repeating: 0, count: 64)
+    shop_mhd_client_address(connection, &buffer, buffer.count)
+    let length = buffer.firstIndex(of: 0) ?? buffer.count
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

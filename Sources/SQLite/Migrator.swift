@@ -1,0 +1,144 @@
+import Crypto
+import Foundation
+
+/// One migration file: `NNNN_name.sql`.
+public struct Migration: Sendable, Equatable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+    public var checksum: String { Digest.sha256Hex(sql) }
+}
+
+/// What `shop migrate --status` shows for one migration.
+public struct MigrationStatus: Sendable, Equatable {
+    public enum State: String, Sendable { case applied, pending, modified }
+    public let version: Int
+    public let name: String
+    public let state: State
+}
+
+/// Why migrations could not be applied.
+public enum MigrationError: Error, Equatable, CustomStringConvertible {
+    case directoryNotFound(String)
+    case badFileName(String)
+    case duplicateVersion(Int)
+    case modified(name: String)
+    case failed(name: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .directoryNotFound(let path): return "migrations directory not found: \(path)"
+        case .badFileName(let name): return "migration file name must look like 0001_name.sql: \(name)"
+        case .duplicateVersion(let v): return "two migration files share the version \(v)"
+        case .modified(let name):
+            return "migration \(name) was edited after it was applied (checksum differs); add a new migration instead"
+        case .failed(let name, let reason): return "migration \(name) failed: \(reason)"
+        }
+    }
+}
+
+/// Applies numbered `.sql` files in order, one transaction each, recorded with a SHA-256 checksum.
+public struct Migrator: Sendable {
+    public let migrations: [Migration]
+
+    public init(migrations: [Migration]) {
+        self.migrations = migrations.sorted { $0.version < $1.version }
+    }
+
+    /// Reads every `NNNN_name.sql` in `directory`.
+    public init(directory: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw MigrationError.directoryNotFound(directory)
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }
+        var seen = Set<Int>()
+        var migrations: [Migration] = []
+        for file in files {
+            let stem = String(file.dropLast(4))
+            guard let underscore = stem.firstIndex(of: "_"),
+                  let version = Int(stem[..<underscore]), version > 0 else {
+                throw MigrationError.badFileName(file)
+            }
+            guard seen.insert(version).inserted else { throw MigrationError.duplicateVersion(version) }
+            let sql = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            migrations.append(Migration(version: version, name: stem, sql: sql))
+        }
+        self.init(migrations: migrations)
+    }
+
+    /// Applies the pending migrations; answers the names applied. Applying twice is a no-op.
+    @discardableResult
+    public func migrate(_ pool: DatabasePool) throws -> [String] {
+        try pool.withWriter { db in
+            try Self.ensureTable(db)
+            let applied = try Self.appliedChecksums(db)
+            var done: [String] = []
+            for migration in migrations {
+                if let checksum = applied[migration.version] {
+                    guard checksum == migration.checksum else { throw MigrationError.modified(name: migration.name) }
+                    continue
+                }
+                do {
+                    try db.transaction("IMMEDIATE") { db in
+                        try db.execute(migration.sql)
+                        try db.run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                                   migration.version, migration.name, migration.checksum,
+                                   Int64(Date().timeIntervalSince1970))
+                    }
+                } catch let error as SQLiteError {
+                    throw MigrationError.failed(name: migration.name, reason: error.message)
+                }
+                done.append(migration.name)
+            }
+            return done
+        }
+    }
+
+    /// Each known migration and whether it is applied, pending or edited since.
+    public func status(_ pool: DatabasePool) throws -> [MigrationStatus] {
+        try pool.withWriter { db in
+            try Self.ensureTable(db)
+            let applied = try Self.appliedChecksums(db)
+            return migrations.map { m in
+                let state: MigrationStatus.State
+                switch applied[m.version] {
+                case nil: state = .pending
+                case m.checksum?: state = .applied
+                default: state = .modified
+                }
+                return MigrationStatus(version: m.version, name: m.name, state: state)
+            }
+        }
+    }
+
+    /// Whether every known migration is applied unchanged.
+    public func isUpToDate(_ pool: DatabasePool) throws -> Bool {
+        try pool.read { db in
+            guard try db.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") == 1 else {
+                return false
+            }
+            let applied = try Self.appliedChecksums(db)
+            return migrations.allSatisfy { applied[$0.version] == $0.checksum }
+        }
+    }
+
+    private static func ensureTable(_ db: Connection) throws {
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                checksum TEXT NOT NULL,
+                applied_at INTEGER NOT NULL
+            )
+            """)
+    }
+
+    private static func appliedChecksums(_ db: Connection) throws -> [Int: String] {
+        var result: [Int: String] = [:]
+        for row in try db.query("SELECT version, checksum FROM schema_migrations") {
+            result[try row.int("version")] = try row.string("checksum")
+        }
+        return result
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// One SQLite value: what a statement binds and what a row holds.
+public enum SQLValue: Sendable, Hashable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+    case null
+}
+
+/// A Swift value that can be bound to a `?` parameter.
+public protocol SQLBindable {
+    var sqlValue: SQLValue { get }
+}
+
+extension SQLValue: SQLBindable {
+    public var sqlValue: SQLValue { self }
+}
+
+extension Int64: SQLBindable {
+    public var sqlValue: SQLValue { .integer(self) }
+}
+
+extension Int: SQLBindable {
+    public var sqlValue: SQLValue { .integer(Int64(self)) }
+}
+
+extension Int32: SQLBindable {
+    public var sqlValue: SQLValue { .integer(Int64(self)) }
+}
+
+extension Double: SQLBindable {
+    public var sqlValue: SQLValue { .real(self) }
+}
+
+extension Bool: SQLBindable {
+    public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
+}
+
+extension String: SQLBindable {
+    public var sqlValue: SQLValue { .text(self) }
+}
+
+extension Substring: SQLBindable {
+    public var sqlValue: SQLValue { .text(String(self)) }
+}
+
+extension Array: SQLBindable where Element == UInt8 {
+    public var sqlValue: SQLValue { .blob(self) }
+}
+
+extension Data: SQLBindable {
+    public var sqlValue: SQLValue { .blob([UInt8](self)) }
+}
+
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
+}

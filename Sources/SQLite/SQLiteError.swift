@@ -1,0 +1,48 @@
+import CSQLite
+
+/// An error reported by SQLite, with the statement that caused it.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, ...).
+    public let code: Int32
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, ...).
+    public let extendedCode: Int32
+    public let message: String
+    public let sql: String?
+
+    public init(code: Int32, extendedCode: Int32, message: String, sql: String?) {
+        self.code = code
+        self.extendedCode = extendedCode
+        self.message = message
+        self.sql = sql
+    }
+
+    init(connection: OpaquePointer?, code: Int32, sql: String?) {
+        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
+        let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
+        self.init(code: code & 0xff, extendedCode: extended, message: message, sql: sql)
+    }
+
+    /// Raised by a `CHECK`, `UNIQUE`, `NOT NULL` or foreign key constraint.
+    public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+    /// Raised by a `UNIQUE` or `PRIMARY KEY` constraint.
+    public var isUniqueViolation: Bool {
+        extendedCode == shop_sqlite_constraint_unique || extendedCode == shop_sqlite_constraint_primarykey
+    }
+    /// Raised by a `CHECK` constraint.
+    public var isCheckViolation: Bool { extendedCode == shop_sqlite_constraint_check }
+    /// The database was locked by another connection for longer than the busy timeout.
+    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+
+    public var description: String {
+        if let sql { return "SQLite error \(extendedCode): \(message) (in: \(sql))" }
+        return "SQLite error \(extendedCode): \(message)"
+    }
+}
+
+/// A misuse of the wrapper itself: a missing column or a value of another type.
+public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
+    public let column: String
+    public let reason: String
+    public var description: String { "column \(column): \(reason)" }
+}

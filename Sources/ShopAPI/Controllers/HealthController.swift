@@ -1,0 +1,24 @@
+import HTTP
+import ShopCore
+
+/// `/healthz` (the process answers) and `/readyz` (migrated and the database answers).
+struct HealthController {
+    let shop: Shop
+
+    struct HealthResponse: Encodable { let status: String }
+
+    func register(_ routes: RouteGroup) {
+        routes.get("/healthz", use: health).get("/readyz", use: ready)
+    }
+
+    /// Always 200 while the process serves.
+    func health(_ request: Request, _ context: Context) throws -> Response {
+        try .json(HealthResponse(status: "ok"))
+    }
+
+    /// 200 once migrations are applied and the database answers, else 503.
+    func ready(_ request: Request, _ context: Context) throws -> Response {
+        shop.isReady() ? try .json(HealthResponse(status: "ok"))
+                       : try .json(HealthResponse(status: "unavailable"), status: .serviceUnavailable)
+    }
+}

@@ -1,0 +1,28 @@
+import Crypto
+import HTTP
+import ShopCore
+
+/// The HTTP face of the shop: every route under its middleware, ready to hand to `HTTP.Server`.
+public struct ShopAPI: Sendable {
+    public let router: Router
+    public let responder: Responder
+
+    public init(shop: Shop) {
+        let router = Router()
+        let logger = shop.logger
+        let random = shop.random
+        let requestID = RequestIDMiddleware(makeID: { Hex.encode(random.bytes(8)) }) { request, response, id, ms in
+            logger.info("request", ["method": request.method, "path": request.path, "status": String(response.status.code),
+                                    "ms": String(format: "%.1f", ms), "id": id])
+        }
+        let errors = ErrorMiddleware(map: ErrorMapping.map) { error, request, context in
+            logger.error("unhandled error", ["id": context.requestID, "path": request.path, "error": String(describing: error)])
+        }
+        let root = router.group("")
+        HealthController(shop: shop).register(root)
+        self.router = router
+        self.responder = [requestID, errors].wrapping { request, context in
+            try router.respond(to: request, context: context)
+        }
+    }
+}

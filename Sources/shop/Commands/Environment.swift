@@ -1,0 +1,33 @@
+import Foundation
+import SQLite
+import ShopCore
+
+/// Loads settings and opens the shop the way every command does.
+enum ShopEnvironment {
+    /// `--config PATH`, else `Config/shop.json` when present, then the environment.
+    static func config(_ arguments: Arguments) throws -> Config {
+        var path = arguments.option("config")
+        if path == nil, FileManager.default.fileExists(atPath: "Config/shop.json") {
+            path = "Config/shop.json"
+        }
+        return try Config.load(path: path)
+    }
+
+    /// The migrations folder: the configured path, found beside the working directory.
+    static func migrator(_ config: Config) throws -> Migrator {
+        try Migrator(directory: config.database.migrationsPath)
+    }
+
+    /// Opens the database and migrates it, then composes the shop.
+    static func openShop(_ config: Config, logger: Logger) throws -> Shop {
+        let migrator = try migrator(config)
+        let pool = try Shop.openDatabase(config)
+        let applied = try migrator.migrate(pool)
+        for name in applied { logger.info("migration applied", ["name": name]) }
+        return Shop(pool: pool, config: config, clock: .system, logger: logger, migrator: migrator)
+    }
+
+    static func logger(_ config: Config) -> Logger {
+        Logger(minimumLevel: config.app.logLevel)
+    }
+}

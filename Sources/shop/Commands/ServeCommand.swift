@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import HTTP
+import ShopAPI
+import ShopCore
+
+/// `shop serve`: migrates, then serves the API until SIGINT/SIGTERM.
+struct ServeCommand: Command {
+    let path = ["serve"]
+    let valuedOptions: Set<String> = ["port", "env"]
+    let summary = "migrate the database, then serve the HTTP API until SIGINT/SIGTERM"
+    let usage = """
+        Usage: shop serve [--port N] [--env development|production] [--config PATH]
+
+        Applies pending migrations, then serves the API on server.host:server.port. On SIGINT or
+        SIGTERM it stops accepting, finishes in-flight requests and exits 0. In production it
+        refuses to start while a secret still has its development value.
+        """
+
+    func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.allow(options: ["config", "port", "env"])
+        var config = try ShopEnvironment.config(arguments)
+        if let port = arguments.option("port") {
+            guard let value = Int(port), (0...65_535).contains(value) else {
+                throw UsageError(description: "--port must be a number from 0 to 65535")
+            }
+            config.server.port = value
+        }
+        if let env = arguments.option("env") {
+            guard let value = Config.App.Environment(rawValue: env) else {
+                throw UsageError(description: "--env must be development or production")
+            }
+            config.app.env = value
+        }
+        if config.app.env == .production, !config.developmentSecretsInUse.isEmpty {
+            throw CommandFailure(description: "refusing to start in production with development secrets: "
+                                 + config.developmentSecretsInUse.joined(separator: ", ")
+                                 + " (set them in the config file or SHOP_* environment variables)")
+        }
+        let logger = ShopEnvironment.logger(config)
+        let shop = try ShopEnvironment.openShop(config, logger: logger)
+        let api = ShopAPI(shop: shop)
+        let server = Server(options: ServerOptions(
+            host: config.server.host, port: UInt16(config.server.port), threads: config.server.threads,
+            maxConnections: config.server.maxConnections, maxConnectionsPerIP: config.server.maxConnectionsPerIP,
+            maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds),
+            responder: api.responder)
+        try server.start()
+        logger.info("serving", ["address": "http://\(config.server.host):\(server.port)", "env": config.app.env.rawValue,
+                                "threads": String(config.server.threads)])
+        ShutdownSignals.wait { signal in
+            logger.info("shutting down", ["signal": signal])
+            server.stop(grace: 30)
+            logger.info("stopped")
+        }
+        return 0
+    }
+}
+
+/// Blocks until SIGINT or SIGTERM, then runs `shutdown` once.
+enum ShutdownSignals {
+    static func wait(_ shutdown: @escaping @Sendable (String) -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "shop.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                shutdown(name)
+                done.signal()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        done.wait()
+        sources.forEach { $0.cancel() }
+    }
+}
