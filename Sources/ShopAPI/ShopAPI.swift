@@ -20,6 +20,10 @@ public struct ShopAPI: Sendable {
         }
         let root = router.group("")
         HealthController(shop: shop).register(root)
+        let api = router.group("/api/v1")
+        let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
+        AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
+        MeController(accounts: shop.accounts).register(signedIn)
         self.router = router
         self.responder = [requestID, errors].wrapping { request, context in
             try router.respond(to: request, context: context)

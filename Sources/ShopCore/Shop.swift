@@ -11,15 +11,36 @@ public final class Shop: Sendable {
     public let random: SecureRandom
     public let logger: Logger
     public let migrator: Migrator
+    public let verification: VerificationService
+    public let accounts: AccountService
 
+    /// `codeSender` defaults to the one `verification.sender` names.
     public init(pool: DatabasePool, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
-                logger: Logger, migrator: Migrator) {
+                logger: Logger, migrator: Migrator, codeSender: (any CodeSender)? = nil) throws {
         self.pool = pool
         self.config = config
         self.clock = clock
         self.random = random
         self.logger = logger
         self.migrator = migrator
+        verification = VerificationService(pool: pool, settings: config.verification, pepper: config.auth.pepper,
+                                           clock: clock, random: random,
+                                           sender: try codeSender ?? Self.codeSender(config.verification, logger: logger))
+        accounts = try AccountService(pool: pool, settings: config.auth, clock: clock, random: random,
+                                      verification: verification)
+    }
+
+    /// The sender `verification.sender` names.
+    static func codeSender(_ settings: Config.Verification, logger: Logger) throws -> any CodeSender {
+        switch settings.sender {
+        case .log: return LogCodeSender(logger: logger)
+        case .file: return FileCodeSender(path: settings.filePath, logger: logger)
+        case .webhook:
+            guard let url = URL(string: settings.webhookURL), url.scheme == "http" || url.scheme == "https" else {
+                throw ConfigError(key: "verification.webhook_url", reason: "must be an http(s) URL when verification.sender is webhook")
+            }
+            return WebhookCodeSender(url: url, logger: logger)
+        }
     }
 
     /// Opens the configured database with the pragmas the shop relies on

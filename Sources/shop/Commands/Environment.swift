@@ -24,7 +24,7 @@ enum ShopEnvironment {
         let pool = try Shop.openDatabase(config)
         let applied = try migrator.migrate(pool)
         for name in applied { logger.info("migration applied", ["name": name]) }
-        return Shop(pool: pool, config: config, clock: .system, logger: logger, migrator: migrator)
+        return try Shop(pool: pool, config: config, clock: .system, logger: logger, migrator: migrator)
     }
 
     static func logger(_ config: Config) -> Logger {

@@ -1,0 +1,160 @@
+import Crypto
+import Foundation
+import SQLite
+
+/// Register, log in and out, reset passwords, and read or edit one's own profile.
+public struct AccountService: Sendable {
+    let pool: DatabasePool
+    let settings: Config.Auth
+    let clock: Clock
+    let random: SecureRandom
+    let verification: VerificationService
+    let credentials: CredentialHasher
+    /// Verified against when the phone is unknown, so both failures cost the same time.
+    let dummyHash: String
+    private let users = UserStore()
+    private let tokens = TokenStore()
+    private let failures = LoginFailureStore()
+
+    public init(pool: DatabasePool, settings: Config.Auth, clock: Clock, random: SecureRandom,
+                verification: VerificationService) throws {
+        self.pool = pool
+        self.settings = settings
+        self.clock = clock
+        self.random = random
+        self.verification = verification
+        let parameters = PasswordHasher.Parameters(memoryKiB: UInt32(settings.argon2MemoryKiB),
+                                                   iterations: UInt32(settings.argon2Iterations), parallelism: 1)
+        credentials = CredentialHasher(pepper: settings.pepper, hasher: PasswordHasher(parameters: parameters, random: random))
+        dummyHash = try credentials.hasher.hash(random.bytes(32))
+    }
+
+    /// Creates the account with a code sent for `register`, and signs it in.
+    public func register(phone rawPhone: String, code: String, credential: Credential, nickname: String?) throws -> Session {
+        let phone = try PhoneNumber.normalize(rawPhone)
+        try VerificationService.validateFormat(code)
+        let name = nickname ?? "花友\(phone.suffix(4))"
+        try Self.validateNickname(name)
+        let hash = try credentials.hash(credential)
+        let now = clock.unixNow
+        let token = random.token(byteCount: 32)
+        let outcome: Session? = try pool.write { db in
+            if try users.find(phone: phone, db) != nil { throw AccountError.phoneTaken }
+            guard try verification.consume(code, phone: phone, purpose: .register, at: now, db) == .valid else { return nil }
+            let id: UserID
+            do {
+                id = try users.insert(phone: phone, nickname: name, passwordHash: hash, at: now, db)
+            } catch let error as SQLiteError where error.isUniqueViolation {
+                throw AccountError.phoneTaken
+            }
+            return try openSession(for: id, token: token, at: now, db)
+        }
+        guard let outcome else { throw AccountError.invalidCode }
+        return outcome
+    }
+
+    /// Signs in with phone + credential; failures are counted per phone and per client address.
+    public func login(phone rawPhone: String, credential: Credential, clientIP: String) throws -> Session {
+        guard let phone = try? PhoneNumber.normalize(rawPhone) else {
+            _ = credentials.verify(credential, encoded: dummyHash)
+            throw AccountError.invalidCredentials
+        }
+        let now = clock.unixNow
+        let window = Int64(settings.failureWindowSeconds)
+        let stored: UserStore.Credentials? = try pool.read { db in
+            for (current, limit) in [(try failures.window(phone: phone, since: now - window, db), settings.maxFailuresPerPhone),
+                                     (try failures.window(clientIP: clientIP, since: now - window, db), settings.maxFailuresPerIP)]
+            where current.count >= limit {
+                throw AccountError.tooManyAttempts(
+                    retryAfter: VerificationService.retryAfter(oldest: current.oldest, window: window, now: now))
+            }
+            return try users.credentials(phone: phone, db)
+        }
+        guard let stored, credentials.verify(credential, encoded: stored.passwordHash) else {
+            if stored == nil { _ = credentials.verify(credential, encoded: dummyHash) }
+            try pool.write { db in try failures.record(phone: phone, clientIP: clientIP, at: now, db) }
+            throw AccountError.invalidCredentials
+        }
+        let upgraded = credentials.needsRehash(stored.passwordHash) ? try credentials.hash(credential) : nil
+        let token = random.token(byteCount: 32)
+        return try pool.write { db in
+            try failures.clear(phone: phone, db)
+            if let upgraded { try users.setPasswordHash(upgraded, for: stored.userID, at: now, db) }
+            return try openSession(for: stored.userID, token: token, at: now, db)
+        }
+    }
+
+    /// Revokes the token at once.
+    public func logout(token: String) throws {
+        let now = clock.unixNow
+        try pool.write { db in try tokens.revoke(tokenHash: Digest.sha256Hex(token), at: now, db) }
+    }
+
+    /// Sets a new password with a code sent for `reset_password`, and revokes every token of the user.
+    public func resetPassword(phone rawPhone: String, code: String, credential: Credential) throws {
+        let phone = try PhoneNumber.normalize(rawPhone)
+        try VerificationService.validateFormat(code)
+        let hash = try credentials.hash(credential)
+        let now = clock.unixNow
+        let done: Bool = try pool.write { db in
+            guard let user = try users.find(phone: phone, db),
+                  try verification.consume(code, phone: phone, purpose: .resetPassword, at: now, db) == .valid else {
+                return false
+            }
+            try users.setPasswordHash(hash, for: user.id, at: now, db)
+            try tokens.revokeAll(user: user.id, at: now, db)
+            try failures.clear(phone: phone, db)
+            return true
+        }
+        if !done { throw AccountError.invalidCode }
+    }
+
+    /// The user a bearer token belongs to, or `unauthorized`.
+    public func authenticate(token: String) throws -> UserID {
+        guard !token.isEmpty, token.utf8.count <= 256 else { throw AccountError.unauthorized }
+        let now = clock.unixNow
+        guard let id = try pool.read({ db in try tokens.activeUser(tokenHash: Digest.sha256Hex(token), at: now, db) }) else {
+            throw AccountError.unauthorized
+        }
+        return id
+    }
+
+    /// One's own account.
+    public func user(_ id: UserID) throws -> User {
+        guard let user = try pool.read({ db in try users.find(id, db) }) else { throw AccountError.unauthorized }
+        return user
+    }
+
+    /// Changes the allow-listed profile fields; everything else stays as it is.
+    public func updateProfile(_ id: UserID, _ changes: ProfileChanges) throws -> User {
+        if let nickname = changes.nickname { try Self.validateNickname(nickname) }
+        if let avatar = changes.avatarURL { try Validate.optionalURL(avatar, field: "avatar_url") }
+        if let signature = changes.signature {
+            try Validate.length(signature, 0...140, field: "signature")
+            try Validate.printable(signature, field: "signature")
+        }
+        let now = clock.unixNow
+        return try pool.write { db in
+            guard var user = try users.find(id, db) else { throw AccountError.unauthorized }
+            if let nickname = changes.nickname { user.nickname = nickname }
+            if let avatar = changes.avatarURL { user.avatarURL = avatar }
+            if let signature = changes.signature { user.signature = signature }
+            if let gender = changes.gender { user.gender = gender }
+            try users.update(user, at: now, db)
+            return user
+        }
+    }
+
+    private func openSession(for id: UserID, token: String, at now: Int64, _ db: Connection) throws -> Session {
+        let expiresAt = now + Int64(settings.tokenLifetimeDays) * 86_400
+        try tokens.insert(user: id, tokenHash: Digest.sha256Hex(token), at: now, expiresAt: expiresAt, db)
+        guard let user = try users.find(id, db) else { throw AccountError.unauthorized }
+        return Session(token: token, expiresAt: Date(timeIntervalSince1970: TimeInterval(expiresAt)), user: user)
+    }
+
+    static func validateNickname(_ nickname: String) throws {
+        try Validate.length(nickname.trimmingCharacters(in: .whitespaces), 1...20, field: "nickname")
+        try Validate.length(nickname, 1...20, field: "nickname")
+        try Validate.printable(nickname, field: "nickname")
+    }
+}

@@ -1,0 +1,62 @@
+import Crypto
+
+/// Mainland mobile numbers: 11 digits starting with 1; a `+86` prefix is accepted and dropped.
+public enum PhoneNumber {
+    public static func normalize(_ raw: String, field: String = "phone") throws -> String {
+        var phone = raw.trimmingCharacters(in: .whitespaces)
+        if phone.hasPrefix("+86") { phone.removeFirst(3) }
+        guard phone.count == 11, phone.first == "1", phone.allSatisfy(\.isASCIIDigit) else {
+            throw ValidationError(field, "\(field) must be a mainland mobile number (11 digits starting with 1).")
+        }
+        return phone
+    }
+}
+
+/// The credential the Floral client sends: the lowercase hex MD5 of the password.
+/// A client may send the plain password instead; the server then takes its MD5 itself.
+public struct Credential: Sendable {
+    let md5Hex: String
+
+    public init(passwordMD5: String?, password: String?) throws {
+        switch (passwordMD5, password) {
+        case (let md5?, nil):
+            guard md5.utf8.count == 32, Hex.decode(md5) != nil else {
+                throw ValidationError("password_md5", "password_md5 must be 32 hex characters (the MD5 of the password).")
+            }
+            md5Hex = md5.lowercased()
+        case (nil, let plain?):
+            guard (8...64).contains(plain.count) else {
+                throw ValidationError("password", "password must be 8 to 64 characters.")
+            }
+            md5Hex = Digest.md5Hex(plain)
+        case (.some, .some):
+            throw ValidationError("password", "Send either password_md5 or password, not both.")
+        case (nil, nil):
+            throw ValidationError("password_md5", "password_md5 (or password) is required.")
+        }
+    }
+}
+
+/// Turns a credential into what is stored: argon2id over HMAC-SHA256(pepper, md5hex).
+/// The pepper lives outside the database, so a leaked table cannot be "shucked" with known MD5s.
+struct CredentialHasher: Sendable {
+    static let scheme = "argon2id(hmac-sha256(pepper,md5hex))"
+    let pepper: String
+    let hasher: PasswordHasher
+
+    func hash(_ credential: Credential) throws -> String {
+        try hasher.hash(peppered(credential))
+    }
+
+    func verify(_ credential: Credential, encoded: String) -> Bool {
+        hasher.verify(peppered(credential), encoded: encoded)
+    }
+
+    func needsRehash(_ encoded: String) -> Bool {
+        hasher.needsRehash(encoded)
+    }
+
+    private func peppered(_ credential: Credential) -> [UInt8] {
+        HMAC.sha256(key: Array(pepper.utf8), message: Array(credential.md5Hex.utf8))
+    }
+}

@@ -1,0 +1,33 @@
+/// A page of a list: `{"items", "page", "per_page", "total"}`.
+public struct Page<Item: Sendable>: Sendable {
+    public let items: [Item]
+    public let page: Int
+    public let perPage: Int
+    public let total: Int
+
+    public init(items: [Item], page: Int, perPage: Int, total: Int) {
+        self.items = items
+        self.page = page
+        self.perPage = perPage
+        self.total = total
+    }
+
+    public func map<T>(_ transform: (Item) throws -> T) rethrows -> Page<T> {
+        Page<T>(items: try items.map(transform), page: page, perPage: perPage, total: total)
+    }
+}
+
+/// Which page of a list to read.
+public struct PageRequest: Sendable, Equatable {
+    public let page: Int
+    public let perPage: Int
+
+    /// Throws `ValidationError` unless page ≥ 1 and per_page is 1...100.
+    public init(page: Int = 1, perPage: Int = 20) throws {
+        try Validate.page(page, perPage: perPage)
+        self.page = page
+        self.perPage = perPage
+    }
+
+    public var offset: Int { (page - 1) * perPage }
+}
