@@ -111,6 +111,10 @@ public final class Connection {
 
     /// The first column of the first row as an integer (`COUNT(*)`, `MAX(id)`), or nil.
     public func scalarInt(_ sql: String, _ bindings: any SQLBindable...) throws -> Int64? {
+        try scalarInt(sql, bindings: bindings)
+    }
+
+    public func scalarInt(_ sql: String, bindings: [any SQLBindable]) throws -> Int64? {
         guard let row = try queryOne(sql, bindings: bindings) else { return nil }
         switch row[0] {
         case .integer(let v): return v

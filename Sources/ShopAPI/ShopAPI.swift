@@ -24,6 +24,7 @@ public struct ShopAPI: Sendable {
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
         MeController(accounts: shop.accounts).register(signedIn)
+        CatalogController(catalog: shop.catalog).register(api)
         self.router = router
         self.responder = [requestID, errors].wrapping { request, context in
             try router.respond(to: request, context: context)

@@ -13,6 +13,8 @@ public final class Shop: Sendable {
     public let migrator: Migrator
     public let verification: VerificationService
     public let accounts: AccountService
+    public let catalog: CatalogService
+    public let catalogImporter: CatalogImporter
 
     /// `codeSender` defaults to the one `verification.sender` names.
     public init(pool: DatabasePool, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
@@ -28,6 +30,8 @@ public final class Shop: Sendable {
                                            sender: try codeSender ?? Self.codeSender(config.verification, logger: logger))
         accounts = try AccountService(pool: pool, settings: config.auth, clock: clock, random: random,
                                       verification: verification)
+        catalog = CatalogService(pool: pool, clock: clock, logger: logger)
+        catalogImporter = CatalogImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
     }
 
     /// The sender `verification.sender` names.

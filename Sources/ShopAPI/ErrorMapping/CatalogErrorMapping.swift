@@ -1,0 +1,13 @@
+import HTTP
+import ShopCore
+
+extension ErrorMapping {
+    /// Catalogue: unknown products and categories are 404.
+    @Sendable static func catalog(_ error: any Error) -> HTTPError? {
+        guard let error = error as? CatalogError else { return nil }
+        switch error {
+        case .productNotFound: return .notFound("No such product on sale.")
+        case .categoryNotFound: return .notFound("No such category.")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import HTTP
+import ShopCore
+
+extension Request {
+    /// An optional whole-number query parameter; anything else is a 400 naming it.
+    func queryInt(_ name: String) throws -> Int64? {
+        guard let text = query[name], !text.isEmpty else { return nil }
+        guard let value = Int64(text) else { throw ValidationError(name, "\(name) must be a whole number.") }
+        return value
+    }
+
+    /// An optional query parameter that must be one of an enum's raw values.
+    func queryEnum<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type) throws -> T? where T.RawValue == String {
+        guard let text = query[name], !text.isEmpty else { return nil }
+        guard let value = T(rawValue: text) else {
+            throw ValidationError(name, "\(name) must be one of: \(T.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return value
+    }
+
+    /// `?page=&per_page=` (defaults 1 and 20; per_page 1..100).
+    func pageRequest() throws -> PageRequest {
+        let page = try queryInt("page") ?? 1
+        let perPage = try queryInt("per_page") ?? 20
+        guard page >= 1, page <= 1_000_000 else { throw ValidationError("page", "page must be 1 or more.") }
+        guard (1...100).contains(perPage) else { throw ValidationError("per_page", "per_page must be 1 to 100.") }
+        return try PageRequest(page: Int(page), perPage: Int(perPage))
+    }
+
+    /// A `:name` path parameter that must be a positive id; anything else is a 404.
+    func idParameter(_ name: String = "id") throws -> Int64 {
+        guard let value = Int64(try parameter(name)), value > 0 else { throw HTTPError.notFound() }
+        return value
+    }
+}
+
+/// `{"items", "page", "per_page", "total"}`.
+struct PageResponse<Item: Encodable>: Encodable {
+    let items: [Item]
+    let page: Int
+    let perPage: Int
+    let total: Int
+
+    init<Source>(_ page: Page<Source>, _ transform: (Source) throws -> Item) rethrows {
+        items = try page.items.map(transform)
+        self.page = page.page
+        perPage = page.perPage
+        total = page.total
+    }
+}
+
+/// `{"items": [...]}` for lists that are not paged.
+struct ItemsResponse<Item: Encodable>: Encodable {
+    let items: [Item]
+}

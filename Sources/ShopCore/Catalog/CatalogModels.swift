@@ -1,0 +1,87 @@
+import Foundation
+
+/// A node of the category tree.
+public struct CategoryNode: Sendable, Equatable {
+    public let id: CategoryID
+    public let name: String
+    public let parentID: CategoryID?
+    public var children: [CategoryNode]
+}
+
+/// Whether a product can be bought.
+public enum ProductStatus: String, Sendable, Codable, CaseIterable {
+    case onSale = "on_sale"
+    case offSale = "off_sale"
+}
+
+/// A product in a list: its lowest-priced SKU gives the price.
+public struct ProductSummary: Sendable, Equatable {
+    public let id: ProductID
+    public let title: String
+    public let subtitle: String
+    public let coverURL: String
+    public let priceCents: Int64
+    public let originalPriceCents: Int64
+    public let sales: Int64
+    public let inStock: Bool
+}
+
+/// One purchasable variant of a product.
+public struct SKU: Sendable, Equatable {
+    public let id: SKUID
+    public let code: String
+    public let name: String
+    public let priceCents: Int64
+    public let stock: Int64
+}
+
+/// A product page: the summary plus everything the detail screen shows.
+public struct ProductDetail: Sendable, Equatable {
+    public let summary: ProductSummary
+    public let description: String
+    public let images: [String]
+    public let categoryID: CategoryID
+    public let attributes: [String: JSONValue]
+    public let skus: [SKU]
+}
+
+/// The orders a product list can take.
+public enum ProductSort: String, Sendable, CaseIterable {
+    case relevance, newest
+    case priceAscending = "price_asc"
+    case priceDescending = "price_desc"
+    case sales
+}
+
+/// Filters, search text, order and page of `GET /products`.
+public struct ProductQuery: Sendable {
+    public var categoryID: CategoryID?
+    public var text: String?
+    public var minPriceCents: Int64?
+    public var maxPriceCents: Int64?
+    public var sort: ProductSort?
+    public var page: PageRequest
+
+    public init(categoryID: CategoryID? = nil, text: String? = nil, minPriceCents: Int64? = nil,
+                maxPriceCents: Int64? = nil, sort: ProductSort? = nil, page: PageRequest) {
+        self.categoryID = categoryID
+        self.text = text
+        self.minPriceCents = minPriceCents
+        self.maxPriceCents = maxPriceCents
+        self.sort = sort
+        self.page = page
+    }
+}
+
+/// A keyword and how often it was searched in the last 7 days.
+public struct HotKeyword: Sendable, Equatable {
+    public let keyword: String
+    public let count: Int
+}
+
+/// Why a catalogue request failed.
+public enum CatalogError: Error, Equatable, Sendable {
+    /// Unknown or off-sale product.
+    case productNotFound
+    case categoryNotFound
+}

@@ -1,0 +1,68 @@
+import SQLite
+
+/// Browsing the shop: the category tree, product lists with search, product pages,
+/// suggestions and hot keywords.
+public struct CatalogService: Sendable {
+    let pool: DatabasePool
+    let clock: Clock
+    let logger: Logger
+    private let store = CatalogStore()
+    private let search = SearchStore()
+
+    static let hotWindowSeconds: Int64 = 7 * 86_400
+
+    public init(pool: DatabasePool, clock: Clock, logger: Logger) {
+        self.pool = pool
+        self.clock = clock
+        self.logger = logger
+    }
+
+    public func categoryTree() throws -> [CategoryNode] {
+        try pool.read { db in try store.categoryTree(db) }
+    }
+
+    /// On-sale products matching the query; a search is recorded for the hot keywords.
+    public func products(_ query: ProductQuery) throws -> Page<ProductSummary> {
+        if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", "min_price_cents must be 0 or more.") }
+        if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", "max_price_cents must be 0 or more.") }
+        if let min = query.minPriceCents, let max = query.maxPriceCents, min > max {
+            throw ValidationError("max_price_cents", "max_price_cents must not be below min_price_cents.")
+        }
+        var query = query
+        query.text = try SearchText.normalize(query.text)
+        let page = try pool.read { db in
+            if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
+            return try store.products(query, db)
+        }
+        if let text = query.text, query.page.page == 1 { record(text) }
+        return page
+    }
+
+    /// A product page; unknown and off-sale products are `productNotFound`.
+    public func product(_ id: ProductID) throws -> ProductDetail {
+        guard let detail = try pool.read({ db in try store.product(id, db) }) else { throw CatalogError.productNotFound }
+        return detail
+    }
+
+    /// Up to 10 terms for the search box, those starting with the text first.
+    public func suggestions(_ raw: String?) throws -> [String] {
+        guard let text = try SearchText.normalize(raw) else { return [] }
+        return try pool.read { db in try search.suggestions(text, limit: 10, db) }
+    }
+
+    /// The 10 most searched keywords of the last 7 days.
+    public func hotKeywords() throws -> [HotKeyword] {
+        let since = clock.unixNow - Self.hotWindowSeconds
+        return try pool.read { db in try search.hot(since: since, limit: 10, db) }
+    }
+
+    /// Best effort: a failure to log a search never fails the search itself.
+    private func record(_ text: String) {
+        let now = clock.unixNow
+        do {
+            try pool.write { db in try search.record(text.lowercased(), at: now, db) }
+        } catch {
+            logger.warning("search not recorded", ["error": String(describing: error)])
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import SQLite
+
+/// `shop import catalog`: validates every row first, then upserts products and SKUs by code in
+/// one transaction. A file with an invalid row writes nothing unless invalid rows are skipped.
+public struct CatalogImporter: Sendable {
+    public struct Options: Sendable {
+        public var dryRun = false
+        public var skipInvalid = false
+
+        public init(dryRun: Bool = false, skipInvalid: Bool = false) {
+            self.dryRun = dryRun
+            self.skipInvalid = skipInvalid
+        }
+    }
+
+    /// The outcome: what was (or would be) written, and every problem found.
+    public struct Outcome: Sendable {
+        public let summary: ImportSummary
+        public let issues: [ImportIssue]
+    }
+
+    /// Called now and then with (rows done, rows in all).
+    public typealias Progress = @Sendable (Int, Int) -> Void
+
+    let pool: DatabasePool
+    let clock: Clock
+    let maxBytes: Int
+    private let store = CatalogWriteStore()
+    private let search = SearchStore()
+
+    public init(pool: DatabasePool, clock: Clock, maxBytes: Int) {
+        self.pool = pool
+        self.clock = clock
+        self.maxBytes = maxBytes
+    }
+
+    /// Imports the file at `path` (`.csv` or `.jsonl`).
+    public func importFile(at path: String, options: Options, progress: Progress? = nil) throws -> Outcome {
+        guard let format = CatalogFile.Format(path: path) else { throw ImportError.unsupportedFormat(path) }
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw ImportError.unreadable("\(path) does not exist or cannot be read")
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maxBytes else { throw ImportError.fileTooLarge(bytes: size, limit: maxBytes) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImportError.unreadable("\(path) cannot be read")
+        }
+        return try importData([UInt8](data), format: format, options: options, progress: progress)
+    }
+
+    func importData(_ bytes: [UInt8], format: CatalogFile.Format, options: Options, progress: Progress? = nil) throws -> Outcome {
+        let (raws, readIssues) = try CatalogFile.read(bytes, format: format)
+        var issues = readIssues
+        var invalidLines = Set(readIssues.map(\.line))
+        var rows: [CatalogRow] = []
+        var firstLineOfSKU: [String: Int] = [:]
+        for raw in raws {
+            switch CatalogRowValidator.validate(raw) {
+            case .success(let row):
+                if let first = firstLineOfSKU[row.skuCode] {
+                    issues.append(ImportIssue(line: row.line, column: "sku_code", reason: "\(row.skuCode) already appears on line \(first)"))
+                    invalidLines.insert(row.line)
+                } else {
+                    firstLineOfSKU[row.skuCode] = row.line
+                    rows.append(row)
+                }
+            case .failure(let rowIssues):
+                issues += rowIssues.issues
+                invalidLines.insert(raw.line)
+            }
+        }
+        issues.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+        if !issues.isEmpty && !options.skipInvalid { throw ImportError.invalidRows(issues) }
+
+        var summary = try write(rows, dryRun: options.dryRun, progress: progress)
+        summary.skus.invalid = invalidLines.count
+        return Outcome(summary: summary, issues: issues)
+    }
+
+    /// Thrown to roll a dry run back after counting what it would have done.
+    private struct DryRun: Error { let summary: ImportSummary }
+
+    private func write(_ rows: [CatalogRow], dryRun: Bool, progress: Progress?) throws -> ImportSummary {
+        let now = clock.unixNow
+        var groups: [String: [CatalogRow]] = [:]
+        var order: [String] = []
+        for row in rows {
+            if groups[row.productCode] == nil { order.append(row.productCode) }
+            groups[row.productCode, default: []].append(row)
+        }
+        do {
+            return try pool.write { db in
+                var summary = ImportSummary()
+                var done = 0
+                for code in order {
+                    guard let productRows = groups[code], let first = productRows.first else { continue }
+                    let productID = try upsertProduct(code: code, first, at: now, summary: &summary, db)
+                    for row in productRows {
+                        try upsertSKU(row, productID: productID, at: now, summary: &summary, db)
+                        done += 1
+                        if done % 1_000 == 0 { progress?(done, rows.count) }
+                    }
+                }
+                progress?(rows.count, rows.count)
+                if dryRun { throw DryRun(summary: summary) }
+                return summary
+            }
+        } catch let dryRun as DryRun {
+            return dryRun.summary
+        }
+    }
+
+    private func upsertProduct(code: String, _ row: CatalogRow, at now: Int64, summary: inout ImportSummary,
+                               _ db: Connection) throws -> ProductID {
+        let fields = CatalogWriteStore.ProductFields(
+            categoryID: try store.ensureCategory(row.categoryPath, db), title: row.title, subtitle: row.subtitle,
+            description: row.description, coverURL: row.coverURL, attributes: row.attributes, status: row.status,
+            images: row.imageURLs)
+        guard let existing = try store.product(code: code, db) else {
+            let id = try store.insertProduct(code: code, fields, at: now, db)
+            try search.indexGrams(product: id, title: fields.title, subtitle: fields.subtitle, db)
+            summary.products.created += 1
+            return id
+        }
+        if existing.fields == fields {
+            summary.products.unchanged += 1
+        } else {
+            try store.updateProduct(existing.id, fields, at: now, db)
+            if existing.fields.title != fields.title || existing.fields.subtitle != fields.subtitle {
+                try search.indexGrams(product: existing.id, title: fields.title, subtitle: fields.subtitle, db)
+            }
+            summary.products.updated += 1
+        }
+        return existing.id
+    }
+
+    private func upsertSKU(_ row: CatalogRow, productID: ProductID, at now: Int64, summary: inout ImportSummary,
+                           _ db: Connection) throws {
+        let fields = CatalogWriteStore.SKUFields(productID: productID, name: row.skuName, priceCents: row.priceCents,
+                                                 originalPriceCents: row.originalPriceCents, stock: row.stock)
+        guard let existing = try store.sku(code: row.skuCode, db) else {
+            try store.insertSKU(code: row.skuCode, fields, at: now, db)
+            summary.skus.created += 1
+            return
+        }
+        if existing.fields == fields {
+            summary.skus.unchanged += 1
+        } else {
+            try store.updateSKU(existing.id, fields, at: now, db)
+            summary.skus.updated += 1
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// One valid SKU row of a catalogue file.
+struct CatalogRow: Sendable, Equatable {
+    let line: Int
+    let productCode: String
+    let skuCode: String
+    let skuName: String
+    let title: String
+    let subtitle: String
+    let categoryPath: [String]
+    let priceCents: Int64
+    let originalPriceCents: Int64
+    let stock: Int64
+    let description: String
+    let coverURL: String
+    let imageURLs: [String]
+    /// Canonical JSON text of the attributes object.
+    let attributes: String
+    let status: ProductStatus
+}
+
+/// Checks one raw record against the columns of API.md; every problem becomes an `ImportIssue`.
+struct CatalogRowValidator {
+    static let columns = ["product_code", "sku_code", "sku_name", "title", "subtitle", "category", "price",
+                          "original_price", "stock", "description", "cover_url", "image_urls", "attributes", "status"]
+    static let required: Set<String> = ["product_code", "sku_code", "sku_name", "title", "category", "price", "stock"]
+
+    /// A raw record: the values by column name (absent columns are absent).
+    struct Raw {
+        let line: Int
+        let values: [String: String]
+    }
+
+    static func validate(_ raw: Raw) -> Result<CatalogRow, RowIssues> {
+        var issues: [ImportIssue] = []
+        func fail(_ column: String, _ reason: String) { issues.append(ImportIssue(line: raw.line, column: column, reason: reason)) }
+        func text(_ column: String, max: Int, required: Bool = false) -> String {
+            let value = (raw.values[column] ?? "").trimmingCharacters(in: .whitespaces)
+            if required && value.isEmpty { fail(column, "is required") }
+            else if value.count > max { fail(column, "is longer than \(max) characters") }
+            else if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
+                fail(column, "contains control characters")
+            }
+            return value
+        }
+        func code(_ column: String) -> String {
+            let value = text(column, max: 64, required: true)
+            if !value.isEmpty && !value.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }) {
+                fail(column, "may hold only ASCII letters, digits, '-', '_' and '.'")
+            }
+            return value
+        }
+        func url(_ column: String, _ value: String) {
+            let lower = value.lowercased()
+            if !(lower.hasPrefix("https://") || lower.hasPrefix("http://")) || value.contains(where: \.isWhitespace) || value.count > 512 {
+                fail(column, "\"\(value.prefix(40))\" is not an http(s) URL")
+            }
+        }
+
+        let productCode = code("product_code")
+        let skuCode = code("sku_code")
+        let skuName = text("sku_name", max: 60, required: true)
+        let title = text("title", max: 100, required: true)
+        let subtitle = text("subtitle", max: 200)
+        let description = text("description", max: 5_000)
+
+        let categoryText = text("category", max: 200, required: true)
+        let categoryPath = categoryText.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        if !categoryText.isEmpty {
+            if categoryPath.contains(where: \.isEmpty) { fail("category", "has an empty level (write it like 花束/玫瑰)") }
+            else if categoryPath.count > 5 { fail("category", "is deeper than 5 levels") }
+            else if categoryPath.contains(where: { $0.count > 30 }) { fail("category", "has a level longer than 30 characters") }
+        }
+
+        let priceText = text("price", max: 20, required: true)
+        let price = Money.cents(fromYuan: priceText)
+        if !priceText.isEmpty && price == nil {
+            fail("price", "\"\(priceText)\" is not an amount in yuan with at most two decimals (e.g. 129.00)")
+        }
+        let originalText = text("original_price", max: 20)
+        var original = price
+        if !originalText.isEmpty {
+            original = Money.cents(fromYuan: originalText)
+            if original == nil {
+                fail("original_price", "\"\(originalText)\" is not an amount in yuan with at most two decimals (e.g. 159.00)")
+            }
+        }
+
+        let stockText = text("stock", max: 10, required: true)
+        let stock = Int64(stockText)
+        if !stockText.isEmpty {
+            if let stock {
+                if stock < 0 { fail("stock", "must not be negative") } else if stock > 1_000_000 { fail("stock", "must be at most 1000000") }
+            } else {
+                fail("stock", "\"\(stockText)\" is not a whole number")
+            }
+        }
+
+        let coverURL = text("cover_url", max: 512)
+        if !coverURL.isEmpty { url("cover_url", coverURL) }
+        let imagesText = text("image_urls", max: 8_000)
+        let imageURLs = imagesText.isEmpty ? [] : imagesText.split(separator: "|", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        if imageURLs.count > 20 { fail("image_urls", "has more than 20 images") }
+        for image in imageURLs { url("image_urls", image) }
+
+        let attributesText = text("attributes", max: 4_000)
+        var attributes = "{}"
+        if !attributesText.isEmpty {
+            if let object = JSONValue.object(parsing: attributesText) {
+                attributes = JSONValue.canonicalText(object)
+            } else {
+                fail("attributes", "is not a JSON object")
+            }
+        }
+
+        let statusText = text("status", max: 20)
+        let status = statusText.isEmpty ? .onSale : ProductStatus(rawValue: statusText)
+        if status == nil { fail("status", "must be on_sale or off_sale, not \"\(statusText)\"") }
+
+        guard issues.isEmpty, let price, let original, let stock, let status else {
+            return .failure(RowIssues(issues: issues))
+        }
+        return .success(CatalogRow(line: raw.line, productCode: productCode, skuCode: skuCode, skuName: skuName, title: title,
+                                   subtitle: subtitle, categoryPath: categoryPath, priceCents: price,
+                                   originalPriceCents: original, stock: stock, description: description, coverURL: coverURL,
+                                   imageURLs: imageURLs, attributes: attributes, status: status))
+    }
+}
+
+/// The problems of one row.
+struct RowIssues: Error {
+    let issues: [ImportIssue]
+}

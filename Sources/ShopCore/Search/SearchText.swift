@@ -1,0 +1,66 @@
+import Foundation
+
+/// How user text becomes a search: always a literal, never query syntax.
+public enum SearchText {
+    /// The longest query accepted, in characters.
+    public static let maxLength = 64
+
+    /// Trimmed text, or nil when nothing is left; throws past `maxLength`.
+    public static func normalize(_ raw: String?) throws -> String? {
+        guard let raw else { return nil }
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return nil }
+        guard text.count <= maxLength else {
+            throw ValidationError("q", "q must be at most \(maxLength) characters.")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValidationError("q", "q must not contain control characters.")
+        }
+        return text
+    }
+
+    /// Trigrams need three characters; shorter queries use the gram table.
+    static func isShort(_ text: String) -> Bool {
+        text.lowercased().unicodeScalars.count < 3
+    }
+
+    /// The text as one FTS5 string: `"` doubled inside, so `OR`, `*`, `NEAR(` and quotes are literal.
+    static func ftsPhrase(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A LIKE pattern matching `text` anywhere, with `%`, `_` and `\` escaped (use `ESCAPE '\'`).
+    static func likeContains(_ text: String) -> String {
+        "%" + likeEscaped(text) + "%"
+    }
+
+    /// A LIKE pattern matching values that start with `text`.
+    static func likePrefix(_ text: String) -> String {
+        likeEscaped(text) + "%"
+    }
+
+    static func likeEscaped(_ text: String) -> String {
+        var out = ""
+        for ch in text {
+            if ch == "%" || ch == "_" || ch == "\\" { out.append("\\") }
+            out.append(ch)
+        }
+        return out
+    }
+
+    /// Every one- and two-character substring of `text`, lowercased (Unicode scalars, like trigrams).
+    static func grams(_ text: String) -> Set<String> {
+        let scalars = Array(text.lowercased().unicodeScalars).filter { !$0.properties.isWhitespace }
+        var grams = Set<String>()
+        for (index, scalar) in scalars.enumerated() {
+            grams.insert(String(scalar))
+            if index + 1 < scalars.count {
+                var pair = String.UnicodeScalarView()
+                pair.append(scalar)
+                pair.append(scalars[index + 1])
+                grams.insert(String(pair))
+            }
+        }
+        return grams
+    }
+}

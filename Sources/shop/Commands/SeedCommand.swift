@@ -1,0 +1,29 @@
+import Foundation
+import ShopCore
+
+/// `shop seed demo`: loads the demo shop shipped in Examples/.
+struct SeedCommand: Command {
+    let path = ["seed", "demo"]
+    let summary = "load the demo catalogue from Examples/ (safe to run again)"
+    let usage = """
+        Usage: shop seed demo [--config PATH]
+
+        Imports Examples/catalog.csv, so a new shop has something to show. Running it again
+        changes nothing (the import upserts by code).
+        """
+
+    static let catalogPath = "Examples/catalog.csv"
+
+    func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.allow(options: ["config"])
+        let config = try ShopEnvironment.config(arguments)
+        let shop = try ShopEnvironment.openShop(config, logger: .silent)
+        guard FileManager.default.fileExists(atPath: Self.catalogPath) else {
+            throw CommandFailure(description: "\(Self.catalogPath) not found: run this from the repository root")
+        }
+        let outcome = try shop.catalogImporter.importFile(at: Self.catalogPath, options: .init())
+        print("demo catalogue (\(Self.catalogPath)):")
+        ImportReport.print(outcome.summary, dryRun: false)
+        return 0
+    }
+}
