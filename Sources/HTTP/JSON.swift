@@ -61,6 +61,11 @@ extension Request {
         do {
             return try JSON.decoder().decode(T.self, from: Data(body))
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) != nil {
+                // Foundation reports a fractional number for an integer field this way, without a path.
+                throw HTTPError.validation("A value in the body has the wrong type (ids and quantities are whole numbers).")
+            }
             throw HTTPError.describing(error)
         } catch {
             throw HTTPError.badRequest("The body is not valid JSON.")

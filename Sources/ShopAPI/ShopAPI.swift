@@ -25,6 +25,8 @@ public struct ShopAPI: Sendable {
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
         MeController(accounts: shop.accounts).register(signedIn)
         CatalogController(catalog: shop.catalog).register(api)
+        CartController(carts: shop.carts).register(signedIn)
+        AddressController(addresses: shop.addresses).register(signedIn)
         self.router = router
         self.responder = [requestID, errors].wrapping { request, context in
             try router.respond(to: request, context: context)

@@ -15,6 +15,8 @@ public final class Shop: Sendable {
     public let accounts: AccountService
     public let catalog: CatalogService
     public let catalogImporter: CatalogImporter
+    public let carts: CartService
+    public let addresses: AddressService
 
     /// `codeSender` defaults to the one `verification.sender` names.
     public init(pool: DatabasePool, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
@@ -32,6 +34,8 @@ public final class Shop: Sendable {
                                       verification: verification)
         catalog = CatalogService(pool: pool, clock: clock, logger: logger)
         catalogImporter = CatalogImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
+        carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock)
+        addresses = AddressService(pool: pool, clock: clock)
     }
 
     /// The sender `verification.sender` names.

@@ -1,0 +1,54 @@
+import HTTP
+import ShopCore
+
+/// `/cart`: the signed-in user's cart.
+struct CartController {
+    let carts: CartService
+
+    struct AddItemRequest: Decodable {
+        let skuID: SKUID
+        let quantity: Int
+    }
+
+    /// Only these fields can change on a line.
+    struct UpdateItemRequest: Decodable {
+        let quantity: Int?
+        let selected: Bool?
+    }
+
+    func register(_ signedIn: RouteGroup) {
+        signedIn.get("/cart", use: show)
+            .delete("/cart", use: clear)
+            .post("/cart/items", use: addItem)
+            .patch("/cart/items/:id", use: updateItem)
+            .delete("/cart/items/:id", use: removeItem)
+    }
+
+    /// The cart with current prices, stock and availability.
+    func show(_ request: Request, _ context: Context) throws -> Response {
+        try .json(CartResponse(carts.cart(of: try context.user())))
+    }
+
+    /// Adds a SKU (merging with its line); the cap is 99 items in all.
+    func addItem(_ request: Request, _ context: Context) throws -> Response {
+        let body = try request.decode(AddItemRequest.self)
+        return try .json(CartResponse(carts.add(body.skuID, quantity: body.quantity, for: try context.user())), status: .created)
+    }
+
+    /// Changes a line's quantity or selection.
+    func updateItem(_ request: Request, _ context: Context) throws -> Response {
+        let line = CartItemID(try request.idParameter())
+        let body = try request.decode(UpdateItemRequest.self)
+        return try .json(CartResponse(carts.update(line, quantity: body.quantity, selected: body.selected, for: try context.user())))
+    }
+
+    /// Removes a line.
+    func removeItem(_ request: Request, _ context: Context) throws -> Response {
+        try .json(CartResponse(carts.remove(CartItemID(try request.idParameter()), for: try context.user())))
+    }
+
+    /// Empties the cart.
+    func clear(_ request: Request, _ context: Context) throws -> Response {
+        try .json(CartResponse(carts.clear(for: try context.user())))
+    }
+}

@@ -1,0 +1,76 @@
+import ShopCore
+
+/// `Cart` on the wire.
+struct CartResponse: Encodable {
+    struct Line: Encodable {
+        let id: CartItemID
+        let skuID: SKUID
+        let productID: ProductID
+        let title: String
+        let skuName: String
+        let coverURL: String
+        let priceCents: Int64
+        let quantity: Int
+        let selected: Bool
+        let available: Bool
+        let stock: Int64
+    }
+
+    let items: [Line]
+    let totalQuantity: Int
+    let selectedQuantity: Int
+    let selectedTotalCents: Int64
+
+    init(_ cart: Cart) {
+        items = cart.lines.map {
+            Line(id: $0.id, skuID: $0.skuID, productID: $0.productID, title: $0.title, skuName: $0.skuName,
+                 coverURL: $0.coverURL, priceCents: $0.priceCents, quantity: $0.quantity, selected: $0.selected,
+                 available: $0.available, stock: $0.stock)
+        }
+        totalQuantity = cart.totalQuantity
+        selectedQuantity = cart.selectedQuantity
+        selectedTotalCents = cart.selectedTotalCents
+    }
+}
+
+/// `Address` on the wire (`postal_code` is null when not given).
+struct AddressResponse: Encodable {
+    let id: AddressID
+    let recipient: String
+    let phone: String
+    let province: String
+    let city: String
+    let district: String
+    let detail: String
+    let postalCode: String?
+    let isDefault: Bool
+
+    init(_ a: Address) {
+        id = a.id
+        recipient = a.recipient
+        phone = a.phone
+        province = a.province
+        city = a.city
+        district = a.district
+        detail = a.detail
+        postalCode = a.postalCode
+        isDefault = a.isDefault
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(recipient, forKey: .recipient)
+        try c.encode(phone, forKey: .phone)
+        try c.encode(province, forKey: .province)
+        try c.encode(city, forKey: .city)
+        try c.encode(district, forKey: .district)
+        try c.encode(detail, forKey: .detail)
+        try c.encode(postalCode, forKey: .postalCode)
+        try c.encode(isDefault, forKey: .isDefault)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, recipient, phone, province, city, district, detail, postalCode, isDefault
+    }
+}

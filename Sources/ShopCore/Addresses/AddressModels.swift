@@ -1,0 +1,43 @@
+/// A shipping address in a user's address book.
+public struct Address: Sendable, Equatable {
+    public let id: AddressID
+    public var recipient: String
+    public var phone: String
+    public var province: String
+    public var city: String
+    public var district: String
+    public var detail: String
+    public var postalCode: String?
+    public var isDefault: Bool
+}
+
+/// The writable fields of an address; on update, nil leaves a field as it is.
+public struct AddressFields: Sendable {
+    public var recipient: String?
+    public var phone: String?
+    public var province: String?
+    public var city: String?
+    public var district: String?
+    public var detail: String?
+    public var postalCode: String?
+    public var isDefault: Bool?
+
+    public init(recipient: String? = nil, phone: String? = nil, province: String? = nil, city: String? = nil,
+                district: String? = nil, detail: String? = nil, postalCode: String? = nil, isDefault: Bool? = nil) {
+        self.recipient = recipient
+        self.phone = phone
+        self.province = province
+        self.city = city
+        self.district = district
+        self.detail = detail
+        self.postalCode = postalCode
+        self.isDefault = isDefault
+    }
+}
+
+/// Why an address request was refused.
+public enum AddressError: Error, Equatable, Sendable {
+    /// No such address in this user's book.
+    case notFound
+    case limitExceeded(max: Int)
+}

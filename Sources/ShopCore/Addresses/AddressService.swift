@@ -1,0 +1,103 @@
+import Foundation
+
+import SQLite
+
+/// The address book: at most `maxPerUser` addresses, exactly one default while any exists.
+public struct AddressService: Sendable {
+    let pool: DatabasePool
+    let clock: Clock
+    private let store = AddressStore()
+
+    public static let maxPerUser = 20
+
+    public init(pool: DatabasePool, clock: Clock) {
+        self.pool = pool
+        self.clock = clock
+    }
+
+    public func list(for user: UserID) throws -> [Address] {
+        try pool.read { db in try store.list(user, db) }
+    }
+
+    public func address(_ id: AddressID, for user: UserID) throws -> Address {
+        guard let address = try pool.read({ db in try store.find(id, of: user, db) }) else { throw AddressError.notFound }
+        return address
+    }
+
+    /// Adds an address; the first one (or one sent with `is_default: true`) becomes the default.
+    public func create(_ fields: AddressFields, for user: UserID) throws -> Address {
+        let draft = try Self.validated(fields, over: nil)
+        let now = clock.unixNow
+        return try pool.write { db in
+            let count = try store.count(user, db)
+            guard count < Self.maxPerUser else { throw AddressError.limitExceeded(max: Self.maxPerUser) }
+            let id = try store.insert(draft, user: user, at: now, db)
+            if count == 0 || fields.isDefault == true { try store.makeDefault(id, user: user, db) }
+            guard let created = try store.find(id, of: user, db) else { throw AddressError.notFound }
+            return created
+        }
+    }
+
+    /// Changes the given fields; `is_default: true` makes it the default (`false` is ignored:
+    /// choose another default instead, so one always exists).
+    public func update(_ id: AddressID, _ fields: AddressFields, for user: UserID) throws -> Address {
+        let now = clock.unixNow
+        return try pool.write { db in
+            guard let current = try store.find(id, of: user, db) else { throw AddressError.notFound }
+            var updated = try Self.validated(fields, over: current)
+            updated.isDefault = current.isDefault
+            try store.update(updated, user: user, at: now, db)
+            if fields.isDefault == true { try store.makeDefault(id, user: user, db) }
+            guard let saved = try store.find(id, of: user, db) else { throw AddressError.notFound }
+            return saved
+        }
+    }
+
+    /// Deletes an address; deleting the default promotes the most recently updated one left.
+    public func delete(_ id: AddressID, for user: UserID) throws {
+        try pool.write { db in
+            guard let current = try store.find(id, of: user, db) else { throw AddressError.notFound }
+            _ = try store.delete(id, user: user, db)
+            if current.isDefault, let next = try store.mostRecentlyUpdated(user, db) {
+                try store.makeDefault(next, user: user, db)
+            }
+        }
+    }
+
+    public func makeDefault(_ id: AddressID, for user: UserID) throws -> Address {
+        try pool.write { db in
+            guard try store.find(id, of: user, db) != nil else { throw AddressError.notFound }
+            try store.makeDefault(id, user: user, db)
+            guard let address = try store.find(id, of: user, db) else { throw AddressError.notFound }
+            return address
+        }
+    }
+
+    /// The address `fields` describe (over `current` for an update), or the first broken limit.
+    static func validated(_ fields: AddressFields, over current: Address?) throws -> Address {
+        func value(_ new: String?, _ old: String?, _ field: String, _ range: ClosedRange<Int>) throws -> String {
+            guard let text = (new ?? old)?.trimmingCharacters(in: .whitespaces) else {
+                throw ValidationError(field, "\(field) is required.")
+            }
+            try Validate.length(text, range, field: field)
+            try Validate.printable(text, field: field)
+            return text
+        }
+        let phone = try PhoneNumber.normalize(fields.phone ?? current?.phone ?? "", field: "phone")
+        var postalCode = fields.postalCode ?? current?.postalCode
+        if let code = postalCode?.trimmingCharacters(in: .whitespaces) {
+            guard code.isEmpty || (code.count == 6 && code.allSatisfy(\.isASCIIDigit)) else {
+                throw ValidationError("postal_code", "postal_code must be 6 digits.")
+            }
+            postalCode = code.isEmpty ? nil : code
+        }
+        return Address(id: current?.id ?? AddressID(0),
+                       recipient: try value(fields.recipient, current?.recipient, "recipient", 1...20),
+                       phone: phone,
+                       province: try value(fields.province, current?.province, "province", 1...20),
+                       city: try value(fields.city, current?.city, "city", 1...20),
+                       district: try value(fields.district, current?.district, "district", 1...20),
+                       detail: try value(fields.detail, current?.detail, "detail", 1...120),
+                       postalCode: postalCode, isDefault: current?.isDefault ?? false)
+    }
+}

@@ -1,0 +1,41 @@
+/// One line of a cart, with the SKU's current price and stock.
+public struct CartLine: Sendable, Equatable {
+    public let id: CartItemID
+    public let skuID: SKUID
+    public let productID: ProductID
+    public let title: String
+    public let skuName: String
+    public let coverURL: String
+    public let priceCents: Int64
+    public let quantity: Int
+    public let selected: Bool
+    /// False when the product went off sale or the stock no longer covers the quantity.
+    public let available: Bool
+    public let stock: Int64
+}
+
+/// A user's cart and its totals.
+public struct Cart: Sendable, Equatable {
+    public let lines: [CartLine]
+
+    /// Every item in the cart: what the cap limits.
+    public var totalQuantity: Int { lines.reduce(0) { $0 + $1.quantity } }
+    /// Items on selected lines.
+    public var selectedQuantity: Int { lines.filter(\.selected).reduce(0) { $0 + $1.quantity } }
+    /// What the selected, available lines cost now.
+    public var selectedTotalCents: Int64 {
+        lines.filter { $0.selected && $0.available }.reduce(0) { $0 + $1.priceCents * Int64($1.quantity) }
+    }
+}
+
+/// Why a cart change was refused; the cart is left as it was.
+public enum CartError: Error, Equatable, Sendable {
+    /// The change would put more than `max` items in the cart.
+    case limitExceeded(max: Int)
+    /// More than the SKU's stock.
+    case outOfStock(skuID: SKUID, available: Int64)
+    /// Unknown SKU, or its product is off sale.
+    case skuNotFound
+    /// No such line in this user's cart.
+    case lineNotFound
+}

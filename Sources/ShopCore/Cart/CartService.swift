@@ -1,0 +1,88 @@
+import SQLite
+
+/// The cart: add, change, select, remove, empty; never more than `cart.max_items` items in all.
+/// The cap and stock checks run in the same transaction as the write, so racing requests
+/// cannot pass the cap together.
+public struct CartService: Sendable {
+    let pool: DatabasePool
+    let maxItems: Int
+    let clock: Clock
+    private let store = CartStore()
+
+    /// Quantities a request may name for one line.
+    public static let lineQuantityRange = 1...99
+
+    public init(pool: DatabasePool, maxItems: Int, clock: Clock) {
+        self.pool = pool
+        self.maxItems = maxItems
+        self.clock = clock
+    }
+
+    public func cart(of user: UserID) throws -> Cart {
+        try pool.read { db in Cart(lines: try store.lines(of: user, db)) }
+    }
+
+    /// Adds `quantity` of a SKU; a SKU already in the cart adds to its line.
+    public func add(_ sku: SKUID, quantity: Int, for user: UserID) throws -> Cart {
+        try Self.validate(quantity)
+        let now = clock.unixNow
+        return try pool.write { db in
+            guard let item = try store.purchasable(sku, db), item.onSale else { throw CartError.skuNotFound }
+            let existing = try store.line(sku: sku, of: user, db)
+            let lineQuantity = (existing?.quantity ?? 0) + quantity
+            try checkCap(adding: quantity, for: user, db)
+            guard Int64(lineQuantity) <= item.stock else { throw CartError.outOfStock(skuID: sku, available: item.stock) }
+            if let existing {
+                try store.setQuantity(existing.id, of: user, lineQuantity, at: now, db)
+            } else {
+                try store.insert(user: user, sku: sku, quantity: quantity, at: now, db)
+            }
+            return Cart(lines: try store.lines(of: user, db))
+        }
+    }
+
+    /// Sets a line's quantity and/or whether it is selected for checkout.
+    public func update(_ line: CartItemID, quantity: Int?, selected: Bool?, for user: UserID) throws -> Cart {
+        if let quantity { try Self.validate(quantity) }
+        let now = clock.unixNow
+        return try pool.write { db in
+            guard let current = try store.line(line, of: user, db) else { throw CartError.lineNotFound }
+            if let quantity, quantity != current.quantity {
+                if quantity > current.quantity {
+                    try checkCap(adding: quantity - current.quantity, for: user, db)
+                    guard let item = try store.purchasable(current.skuID, db), item.onSale else { throw CartError.skuNotFound }
+                    guard Int64(quantity) <= item.stock else {
+                        throw CartError.outOfStock(skuID: current.skuID, available: item.stock)
+                    }
+                }
+                try store.setQuantity(line, of: user, quantity, at: now, db)
+            }
+            if let selected { try store.setSelected(line, of: user, selected, at: now, db) }
+            return Cart(lines: try store.lines(of: user, db))
+        }
+    }
+
+    public func remove(_ line: CartItemID, for user: UserID) throws -> Cart {
+        try pool.write { db in
+            guard try store.delete(line, of: user, db) else { throw CartError.lineNotFound }
+            return Cart(lines: try store.lines(of: user, db))
+        }
+    }
+
+    public func clear(for user: UserID) throws -> Cart {
+        try pool.write { db in
+            try store.clear(user, db)
+            return Cart(lines: [])
+        }
+    }
+
+    private func checkCap(adding extra: Int, for user: UserID, _ db: Connection) throws {
+        guard try store.totalQuantity(of: user, db) + extra <= maxItems else { throw CartError.limitExceeded(max: maxItems) }
+    }
+
+    static func validate(_ quantity: Int) throws {
+        guard lineQuantityRange.contains(quantity) else {
+            throw ValidationError("quantity", "quantity must be a whole number from 1 to 99.")
+        }
+    }
+}
