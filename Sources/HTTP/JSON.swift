@@ -7,7 +7,12 @@ public enum JSON {
 
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
+        // Not `.convertToSnakeCase`: it spells `imageURLs` as `image_ur_ls`, which `decoder()` cannot read back.
+        encoder.keyEncodingStrategy = .custom { path in
+            let key = path[path.count - 1]
+            if key.intValue != nil { return key }
+            return WireKey(stringValue: snakeCase(key.stringValue))
+        }
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
@@ -29,6 +34,25 @@ public enum JSON {
         let parts = snake.split(separator: "_", omittingEmptySubsequences: true).map(String.init)
         guard let first = parts.first else { return snake }
         return first + parts.dropFirst().map { acronyms[$0] ?? $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// `skuID` → `sku_id`, `imageURLs` → `image_urls`, `avatarURLString` → `avatar_url_string`:
+    /// the inverse of `camelCase`, so encoded keys decode again and error fields use wire names.
+    static func snakeCase(_ camel: String) -> String {
+        let chars = Array(camel)
+        var out = ""
+        for (i, ch) in chars.enumerated() {
+            if i > 0 && ch.isUppercase {
+                let previous = chars[i - 1]
+                let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+                // A plural acronym (`IDs`, `URLs`) keeps its `s`; `URLString` splits before `S`.
+                let pluralS = next == "s" && (i + 2 == chars.count || !chars[i + 2].isLowercase)
+                let wordAfterAcronym = previous.isUppercase && (next?.isLowercase ?? false) && !pluralS
+                if previous.isLowercase || previous.isNumber || wordAfterAcronym { out.append("_") }
+            }
+            out += ch.lowercased()
+        }
+        return out
     }
 
     private struct WireKey: CodingKey {
@@ -77,7 +101,7 @@ extension HTTPError {
     /// A 400 that names the offending field, in wire (snake_case) spelling.
     static func describing(_ error: DecodingError) -> HTTPError {
         func field(_ path: [any CodingKey]) -> String? {
-            let names = path.map { key in key.intValue.map(String.init) ?? snake(key.stringValue) }
+            let names = path.map { key in key.intValue.map(String.init) ?? JSON.snakeCase(key.stringValue) }
             return names.isEmpty ? nil : names.joined(separator: ".")
         }
         switch error {
@@ -95,21 +119,5 @@ extension HTTPError {
         @unknown default:
             return .badRequest("The body is not valid JSON.")
         }
-    }
-
-    static func snake(_ camel: String) -> String {
-        var out = ""
-        var previousWasUpper = true
-        for ch in camel {
-            if ch.isUppercase {
-                if !previousWasUpper { out.append("_") }
-                out.append(Character(ch.lowercased()))
-                previousWasUpper = true
-            } else {
-                out.append(ch)
-                previousWasUpper = false
-            }
-        }
-        return out
     }
 }

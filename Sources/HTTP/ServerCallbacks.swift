@@ -48,9 +48,8 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
                           body: pending.body,
                           remoteAddress: clientAddress(connection))
     pending.body = []
-    var response = server.answer(request)
-    if request.method == "HEAD" { response.body = [] }
-    return queue(response, on: connection)
+    // For HEAD, libmicrohttpd sends the headers (Content-Length included, as for GET) and no body.
+    return queue(server.answer(request), on: connection)
 }
 
 /// Called when a request is finished (answered, failed or timed out): frees its state.

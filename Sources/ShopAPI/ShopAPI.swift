@@ -27,6 +27,7 @@ public struct ShopAPI: Sendable {
         CatalogController(catalog: shop.catalog).register(api)
         CartController(carts: shop.carts).register(signedIn)
         AddressController(addresses: shop.addresses).register(signedIn)
+        OrderController(orders: shop.orders).register(signedIn)
         self.router = router
         self.responder = [requestID, errors].wrapping { request, context in
             try router.respond(to: request, context: context)

@@ -17,6 +17,7 @@ public final class Shop: Sendable {
     public let catalogImporter: CatalogImporter
     public let carts: CartService
     public let addresses: AddressService
+    public let orders: OrderService
 
     /// `codeSender` defaults to the one `verification.sender` names.
     public init(pool: DatabasePool, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
@@ -36,6 +37,7 @@ public final class Shop: Sendable {
         catalogImporter = CatalogImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock)
         addresses = AddressService(pool: pool, clock: clock)
+        orders = OrderService(pool: pool, settings: config.orders, clock: clock, random: random)
     }
 
     /// The sender `verification.sender` names.

@@ -46,11 +46,14 @@ struct ServeCommand: Command {
             maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds),
             responder: api.responder)
         try server.start()
+        let sweeper = OrderSweeper(orders: shop.orders, logger: logger)
+        sweeper.start()
         logger.info("serving", ["address": "http://\(config.server.host):\(server.port)", "env": config.app.env.rawValue,
                                 "threads": String(config.server.threads)])
         ShutdownSignals.wait { signal in
             logger.info("shutting down", ["signal": signal])
             server.stop(grace: 30)
+            sweeper.stop()
             logger.info("stopped")
         }
         return 0

@@ -1,0 +1,61 @@
+import HTTP
+import ShopCore
+
+/// `/orders`: checkout with an idempotency key, the order list, detail, cancel and confirm receipt.
+struct OrderController {
+    let orders: OrderService
+
+    /// `{"address_id", "note"?}` checks out the selected cart lines; with `items` it is "buy now".
+    /// Prices, status and owner never come from the client.
+    struct CheckoutBody: Decodable {
+        struct Item: Decodable {
+            let skuID: SKUID
+            let quantity: Int
+        }
+
+        let addressID: AddressID
+        let note: String?
+        let items: [Item]?
+    }
+
+    func register(_ signedIn: RouteGroup) {
+        signedIn.post("/orders", use: checkout)
+            .get("/orders", use: list)
+            .get("/orders/:id", use: show)
+            .post("/orders/:id/cancel", use: cancel)
+            .post("/orders/:id/confirm-receipt", use: confirmReceipt)
+    }
+
+    /// 201 with the new order, or 200 with the same order when the key and body repeat.
+    func checkout(_ request: Request, _ context: Context) throws -> Response {
+        let user = try context.user()
+        guard let key = request.headers["Idempotency-Key"] else { throw OrderError.idempotencyKeyRequired }
+        let body = try request.decode(CheckoutBody.self)
+        let result = try orders.checkout(
+            CheckoutRequest(addressID: body.addressID, note: body.note,
+                            items: body.items?.map { .init(skuID: $0.skuID, quantity: $0.quantity) }),
+            idempotencyKey: key, for: user)
+        return try .json(OrderResponse(result.order), status: result.replayed ? .ok : .created)
+    }
+
+    /// One's orders, newest first, optionally of one status.
+    func list(_ request: Request, _ context: Context) throws -> Response {
+        let page = try orders.orders(for: try context.user(), status: try request.queryEnum("status", OrderStatus.self),
+                                     page: try request.pageRequest())
+        return try .json(PageResponse(page, OrderResponse.init))
+    }
+
+    func show(_ request: Request, _ context: Context) throws -> Response {
+        try .json(OrderResponse(orders.order(OrderID(try request.idParameter()), for: try context.user())))
+    }
+
+    /// Cancels an unpaid order; its stock goes back.
+    func cancel(_ request: Request, _ context: Context) throws -> Response {
+        try .json(OrderResponse(orders.cancel(OrderID(try request.idParameter()), for: try context.user())))
+    }
+
+    /// Marks a shipped order as received.
+    func confirmReceipt(_ request: Request, _ context: Context) throws -> Response {
+        try .json(OrderResponse(orders.confirmReceipt(OrderID(try request.idParameter()), for: try context.user())))
+    }
+}

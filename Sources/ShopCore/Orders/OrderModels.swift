@@ -1,0 +1,115 @@
+import Foundation
+
+/// Where an order is in its life: `pending_payment → paid → shipped → completed`,
+/// or `pending_payment → cancelled`.
+public enum OrderStatus: String, Sendable, Codable, CaseIterable {
+    case pendingPayment = "pending_payment"
+    case paid, shipped, completed, cancelled
+
+    /// The statuses an order may move to from this one.
+    public var next: Set<OrderStatus> {
+        switch self {
+        case .pendingPayment: [.paid, .cancelled]
+        case .paid: [.shipped]
+        case .shipped: [.completed]
+        case .completed, .cancelled: []
+        }
+    }
+}
+
+/// The address as it was at checkout.
+public struct AddressSnapshot: Sendable, Equatable {
+    public let recipient: String
+    public let phone: String
+    public let province: String
+    public let city: String
+    public let district: String
+    public let detail: String
+    public let postalCode: String?
+}
+
+/// One line of an order, priced at checkout.
+public struct OrderItem: Sendable, Equatable {
+    public let skuID: SKUID
+    public let title: String
+    public let skuName: String
+    public let priceCents: Int64
+    public let quantity: Int
+}
+
+/// A carrier and tracking number, once shipped.
+public struct Shipment: Sendable, Equatable {
+    public let carrier: String
+    public let trackingNumber: String
+}
+
+/// An order as its owner sees it.
+public struct Order: Sendable, Equatable {
+    public let id: OrderID
+    public let number: String
+    public let userID: UserID
+    public let status: OrderStatus
+    public let items: [OrderItem]
+    public let totalCents: Int64
+    public let address: AddressSnapshot
+    public let note: String
+    public let createdAt: Date
+    public let payDeadline: Date
+    public let paidAt: Date?
+    public let shippedAt: Date?
+    public let completedAt: Date?
+    public let cancelledAt: Date?
+    public let shipment: Shipment?
+}
+
+/// What checkout was asked for: the selected cart lines, or "buy now" items.
+public struct CheckoutRequest: Sendable, Equatable {
+    public struct Item: Sendable, Equatable {
+        public let skuID: SKUID
+        public let quantity: Int
+
+        public init(skuID: SKUID, quantity: Int) {
+            self.skuID = skuID
+            self.quantity = quantity
+        }
+    }
+
+    public let addressID: AddressID
+    public let note: String?
+    /// nil: check out the selected cart lines.
+    public let items: [Item]?
+
+    public init(addressID: AddressID, note: String? = nil, items: [Item]? = nil) {
+        self.addressID = addressID
+        self.note = note
+        self.items = items
+    }
+
+    /// A stable fingerprint of what was asked, to tell a replay from a reuse of the key.
+    var fingerprint: String {
+        let lines = (items ?? []).map { "\($0.skuID.rawValue)x\($0.quantity)" }.joined(separator: ",")
+        return "address=\(addressID.rawValue);note=\(note ?? "");mode=\(items == nil ? "cart" : "items");items=\(lines)"
+    }
+}
+
+/// The order checkout made, and whether it is a replay of an earlier request.
+public struct Checkout: Sendable {
+    public let order: Order
+    public let replayed: Bool
+}
+
+/// Why an order request was refused; nothing changed.
+public enum OrderError: Error, Equatable, Sendable {
+    case idempotencyKeyRequired
+    case idempotencyKeyReused
+    /// No such order of this user.
+    case notFound
+    /// No selected cart lines (or no items) to order.
+    case nothingToOrder
+    /// Unknown SKU, or its product is off sale.
+    case skuNotFound(SKUID)
+    /// Not enough stock for this SKU.
+    case outOfStock(SKUID)
+    /// The order is not in a status that allows this.
+    case stateConflict(current: OrderStatus, action: String)
+}

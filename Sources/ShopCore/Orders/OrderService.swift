@@ -1,0 +1,188 @@
+import Crypto
+import Foundation
+import SQLite
+
+/// Checkout and the order life cycle, for buyers and operators.
+public struct OrderService: Sendable {
+    let pool: DatabasePool
+    let settings: Config.Orders
+    let clock: Clock
+    let random: SecureRandom
+    private let orders = OrderStore()
+    private let stock = StockStore()
+    private let lifecycle = OrderLifecycle()
+    private let carts = CartStore()
+    private let addresses = AddressStore()
+
+    public static let maxLines = 50
+    public static let maxNoteLength = 200
+
+    public init(pool: DatabasePool, settings: Config.Orders, clock: Clock, random: SecureRandom) {
+        self.pool = pool
+        self.settings = settings
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Places an order from the selected cart lines or from "buy now" items, in one transaction:
+    /// catalogue prices now, address snapshot, stock taken with a guard that never goes below zero,
+    /// checked-out cart lines removed. The same key and request again return the same order.
+    public func checkout(_ request: CheckoutRequest, idempotencyKey: String?, for user: UserID) throws -> Checkout {
+        guard let key = idempotencyKey, (1...64).contains(key.count),
+              key.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else {
+            throw OrderError.idempotencyKeyRequired
+        }
+        let note = (request.note ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        try Validate.length(note, 0...Self.maxNoteLength, field: "note")
+        try Validate.printable(note, field: "note", multiline: true)
+        if let items = request.items {
+            guard (1...Self.maxLines).contains(items.count) else {
+                throw ValidationError("items", "items must hold 1 to \(Self.maxLines) lines.")
+            }
+            for item in items where !CartService.lineQuantityRange.contains(item.quantity) {
+                throw ValidationError("quantity", "quantity must be a whole number from 1 to 99.")
+            }
+        }
+        let fingerprint = Digest.sha256Hex(request.fingerprint)
+        let now = clock.unixNow
+        let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
+
+        return try pool.write { db in
+            if let existing = try orders.idempotentOrder(user: user, key: key, db) {
+                guard existing.hash == fingerprint else { throw OrderError.idempotencyKeyReused }
+                guard let order = try orders.find(existing.order, db) else { throw OrderError.notFound }
+                return Checkout(order: order, replayed: true)
+            }
+            guard let address = try addresses.find(request.addressID, of: user, db) else { throw AddressError.notFound }
+
+            var wanted: [(sku: SKUID, quantity: Int)] = []
+            var cartLines: [CartItemID] = []
+            if let items = request.items {
+                for item in items {
+                    if let index = wanted.firstIndex(where: { $0.sku == item.skuID }) {
+                        wanted[index].quantity += item.quantity
+                    } else {
+                        wanted.append((item.skuID, item.quantity))
+                    }
+                }
+            } else {
+                for line in try carts.lines(of: user, db) where line.selected {
+                    wanted.append((line.skuID, line.quantity))
+                    cartLines.append(line.id)
+                }
+                guard !wanted.isEmpty else { throw OrderError.nothingToOrder }
+            }
+
+            var newItems: [OrderStore.NewItem] = []
+            for (sku, quantity) in wanted {
+                guard let priced = try stock.priced(sku, db), priced.onSale else { throw OrderError.skuNotFound(sku) }
+                guard try stock.take(quantity, of: sku, db) else { throw OrderError.outOfStock(sku) }
+                newItems.append(.init(skuID: sku, productID: priced.productID, title: priced.title, skuName: priced.skuName,
+                                      priceCents: priced.priceCents, quantity: quantity))
+            }
+            let total = newItems.reduce(Int64(0)) { $0 + $1.priceCents * Int64($1.quantity) }
+            let snapshot = AddressSnapshot(recipient: address.recipient, phone: address.phone, province: address.province,
+                                           city: address.city, district: address.district, detail: address.detail,
+                                           postalCode: address.postalCode)
+            let id = try orders.insert(.init(number: try uniqueNumber(at: now, db), user: user, totalCents: total, note: note,
+                                             address: snapshot, createdAt: now, payDeadline: payDeadline),
+                                       items: newItems, db)
+            try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
+            for line in cartLines { _ = try carts.delete(line, of: user, db) }
+            guard let order = try orders.find(id, db) else { throw OrderError.notFound }
+            return Checkout(order: order, replayed: false)
+        }
+    }
+
+    /// One's own orders, newest first.
+    public func orders(for user: UserID, status: OrderStatus?, page: PageRequest) throws -> Page<Order> {
+        try pool.read { db in try orders.list(user: user, status: status, page: page, db) }
+    }
+
+    /// One's own order; anyone else's is `notFound`.
+    public func order(_ id: OrderID, for user: UserID) throws -> Order {
+        guard let order = try pool.read({ db in try orders.find(id, of: user, db) }) else { throw OrderError.notFound }
+        return order
+    }
+
+    /// Cancels an unpaid order of one's own and returns its stock.
+    public func cancel(_ id: OrderID, for user: UserID) throws -> Order {
+        try change(id, for: user, action: "cancel") { db, now in
+            try lifecycle.cancel(id, reason: "cancelled_by_user", at: now, db)
+        }
+    }
+
+    /// The buyer confirms a shipped order arrived.
+    public func confirmReceipt(_ id: OrderID, for user: UserID) throws -> Order {
+        try change(id, for: user, action: "confirm receipt") { db, now in try lifecycle.complete(id, at: now, db) }
+    }
+
+    /// Operators: ships a paid order.
+    public func ship(number: String, carrier: String, trackingNumber: String) throws -> Order {
+        let carrier = carrier.trimmingCharacters(in: .whitespaces)
+        let tracking = trackingNumber.trimmingCharacters(in: .whitespaces)
+        try Validate.length(carrier, 1...40, field: "carrier")
+        try Validate.length(tracking, 1...64, field: "tracking")
+        let now = clock.unixNow
+        return try pool.write { db in
+            guard let order = try orders.find(number: number, db) else { throw OrderError.notFound }
+            guard try lifecycle.ship(order.id, carrier: carrier, trackingNumber: tracking, at: now, db) else {
+                throw OrderError.stateConflict(current: order.status, action: "ship")
+            }
+            guard let shipped = try orders.find(order.id, db) else { throw OrderError.notFound }
+            return shipped
+        }
+    }
+
+    /// Operators: every order, newest first.
+    public func allOrders(status: OrderStatus?, page: PageRequest) throws -> Page<Order> {
+        try pool.read { db in try orders.list(user: nil, status: status, page: page, db) }
+    }
+
+    /// Operators and payments: an order by its number.
+    public func order(number: String) throws -> Order {
+        guard let order = try pool.read({ db in try orders.find(number: number, db) }) else { throw OrderError.notFound }
+        return order
+    }
+
+    /// Cancels unpaid orders past their deadline (returning stock) and completes orders shipped
+    /// more than `orders.auto_complete_days` ago. Safe to run any number of times.
+    public func sweep(batch: Int = 500) throws -> (cancelled: Int, completed: Int) {
+        let now = clock.unixNow
+        let completeBefore = now - Int64(settings.autoCompleteDays) * 86_400
+        return try pool.write { db in
+            var cancelled = 0, completed = 0
+            for id in try orders.expired(at: now, limit: batch, db)
+            where try lifecycle.cancel(id, reason: "payment_timeout", at: now, db) {
+                cancelled += 1
+            }
+            for id in try orders.shippedBefore(completeBefore, limit: batch, db) where try lifecycle.complete(id, at: now, db) {
+                completed += 1
+            }
+            return (cancelled, completed)
+        }
+    }
+
+    private func change(_ id: OrderID, for user: UserID, action: String,
+                        _ transition: (Connection, Int64) throws -> Bool) throws -> Order {
+        let now = clock.unixNow
+        return try pool.write { db in
+            guard let order = try orders.find(id, of: user, db) else { throw OrderError.notFound }
+            guard try transition(db, now) else { throw OrderError.stateConflict(current: order.status, action: action) }
+            guard let changed = try orders.find(id, db) else { throw OrderError.notFound }
+            return changed
+        }
+    }
+
+    /// `yyyyMMdd` (China time) and 10 random digits: unique, and too sparse to enumerate.
+    private func uniqueNumber(at now: Int64, _ db: Connection) throws -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 8 * 3_600) ?? .gmt
+        let day = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(now)))
+        let prefix = String(format: "%04d%02d%02d", day.year ?? 1970, day.month ?? 1, day.day ?? 1)
+        while true {
+            let number = prefix + random.digits(10)
+            if try !orders.numberExists(number, db) { return number }
+        }
+    }
+}
