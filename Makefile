@@ -1,6 +1,6 @@
 # Floral Shop: `make run` and `make test` are all a new machine needs.
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev pkg-config
+BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libxml2 pkg-config
 BENCH_PACKAGES := wrk curl
 SHOP := .build/debug/shop
 

@@ -28,6 +28,7 @@ public struct ShopAPI: Sendable {
         CartController(carts: shop.carts).register(signedIn)
         AddressController(addresses: shop.addresses).register(signedIn)
         OrderController(orders: shop.orders).register(signedIn)
+        PaymentController(payments: shop.payments).register(public: api, signedIn: signedIn)
         self.router = router
         self.responder = [requestID, errors].wrapping { request, context in
             try router.respond(to: request, context: context)

@@ -18,6 +18,7 @@ public final class Shop: Sendable {
     public let carts: CartService
     public let addresses: AddressService
     public let orders: OrderService
+    public let payments: PaymentService
 
     /// `codeSender` defaults to the one `verification.sender` names.
     public init(pool: DatabasePool, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
@@ -38,6 +39,7 @@ public final class Shop: Sendable {
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock)
         addresses = AddressService(pool: pool, clock: clock)
         orders = OrderService(pool: pool, settings: config.orders, clock: clock, random: random)
+        payments = try PaymentService(pool: pool, settings: config.payments, clock: clock, logger: logger)
     }
 
     /// The sender `verification.sender` names.

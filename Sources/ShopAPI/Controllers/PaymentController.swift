@@ -1,0 +1,55 @@
+import HTTP
+import ShopCore
+
+/// Starting a payment (signed in) and the providers' webhook (the signature is the authentication).
+struct PaymentController {
+    let payments: PaymentService
+
+    struct StartRequest: Decodable {
+        let provider: PaymentProvider
+    }
+
+    struct IntentResponse: Encodable {
+        let paymentID: PaymentID
+        let provider: PaymentProvider
+        let amountCents: Int64
+        let payParams: [String: String]
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(paymentID, forKey: .paymentID)
+            try c.encode(provider, forKey: .provider)
+            try c.encode(amountCents, forKey: .amountCents)
+            try c.encode(payParams, forKey: .payParams)
+        }
+
+        private enum CodingKeys: String, CodingKey { case paymentID, provider, amountCents, payParams }
+    }
+
+    struct Received: Encodable { let received: Bool }
+
+    func register(public routes: RouteGroup, signedIn: RouteGroup) {
+        signedIn.post("/orders/:id/payments", use: start)
+        routes.post("/webhooks/payments/:provider", use: webhook)
+    }
+
+    /// 201 with the attempt and the provider's `pay_params`, for an order waiting for payment.
+    func start(_ request: Request, _ context: Context) throws -> Response {
+        let order = OrderID(try request.idParameter())
+        let body = try request.decode(StartRequest.self)
+        let intent = try payments.start(order, provider: body.provider, for: try context.user())
+        return try .json(IntentResponse(paymentID: intent.paymentID, provider: intent.provider, amountCents: intent.amountCents,
+                                        payParams: intent.payParams), status: .created)
+    }
+
+    /// A provider's notification, answered in that provider's own success format.
+    func webhook(_ request: Request, _ context: Context) throws -> Response {
+        var headers: [String: String] = [:]
+        for (name, value) in request.headers where headers[name.lowercased()] == nil { headers[name.lowercased()] = value }
+        switch try payments.receive(provider: try request.parameter("provider"), headers: headers, body: request.body) {
+        case .mockpay: return try .json(Received(received: true))
+        case .wechatpay: return .text(PaymentService.wechatSuccessReply, contentType: "application/xml; charset=utf-8")
+        case .alipay: return .text("success")
+        }
+    }
+}

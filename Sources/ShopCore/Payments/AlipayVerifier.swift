@@ -1,0 +1,74 @@
+import Crypto
+import Foundation
+
+/// Alipay async notify: form fields signed RSA2 (SHA256withRSA) over the sorted `k=v&...` of every
+/// field but `sign` and `sign_type`, checked against the configured Alipay public key.
+struct AlipayVerifier: PaymentVerifier {
+    let provider = PaymentProvider.alipay
+    let publicKey: RSAPublicKey
+    let appID: String
+    let sellerID: String
+
+    func verify(headers: [String: String], body: [UInt8], now: Int64) throws -> PaymentEvent {
+        guard let fields = FormEncoding.decode(body) else { throw PaymentError.malformed("body is not form-encoded") }
+        guard let sign = fields["sign"], let signature = Base64.decode(sign) else {
+            throw PaymentError.invalidSignature("sign is missing or not base64")
+        }
+        if let type = fields["sign_type"], type != "RSA2" { throw PaymentError.invalidSignature("sign_type must be RSA2") }
+        guard publicKey.verifySHA256(signature: signature, message: Array(Self.signingString(fields).utf8)) else {
+            throw PaymentError.invalidSignature("signature does not match")
+        }
+        if !appID.isEmpty, fields["app_id"] != appID { throw PaymentError.malformed("app_id does not match") }
+        if !sellerID.isEmpty, fields["seller_id"] != sellerID { throw PaymentError.malformed("seller_id does not match") }
+        guard let notifyID = fields["notify_id"], !notifyID.isEmpty,
+              let orderNumber = fields["out_trade_no"], !orderNumber.isEmpty,
+              let amount = fields["total_amount"].flatMap(Money.cents(fromYuan:)) else {
+            throw PaymentError.malformed("notify_id, out_trade_no and total_amount are required")
+        }
+        let result: PaymentEvent.Result
+        switch fields["trade_status"] {
+        case "TRADE_SUCCESS", "TRADE_FINISHED": result = .succeeded
+        case "TRADE_CLOSED": result = .failed
+        default: result = .ignored
+        }
+        return PaymentEvent(provider: provider, eventID: notifyID, orderNumber: orderNumber, paymentID: nil,
+                            amountCents: amount, currency: "CNY", result: result, providerTradeNo: fields["trade_no"])
+    }
+
+    /// The text Alipay signs: every non-empty field but `sign` and `sign_type`, sorted, `k=v` joined by `&`.
+    static func signingString(_ fields: [String: String]) -> String {
+        fields.filter { $0.key != "sign" && $0.key != "sign_type" && !$0.value.isEmpty }
+            .sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            .map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+    }
+}
+
+/// `application/x-www-form-urlencoded` bodies.
+enum FormEncoding {
+    /// Fields by name (the first of a repeated name wins); nil when a part cannot be decoded.
+    static func decode(_ body: [UInt8]) -> [String: String]? {
+        guard body.count <= 64 * 1024 else { return nil }
+        var fields: [String: String] = [:]
+        for part in String(decoding: body, as: UTF8.self).split(separator: "&") where !part.isEmpty {
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = unescape(pair[0]) else { return nil }
+            guard let value = pair.count == 2 ? unescape(pair[1]) : "" else { return nil }
+            if fields[name] == nil { fields[name] = value }
+        }
+        return fields
+    }
+
+    static func encode(_ fields: [String: String]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._*")
+        return fields.sorted { $0.key < $1.key }.map { key, value in
+            let k = key.addingPercentEncoding(withAllowedCharacters: allowed) ?? key
+            let v = value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+            return "\(k)=\(v)"
+        }.joined(separator: "&")
+    }
+
+    private static func unescape(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

@@ -1,0 +1,65 @@
+import Crypto
+import Foundation
+
+/// mockpay: a JSON body signed as `Mockpay-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
+/// Several `v1=` values may be present while the provider rotates its secret.
+struct MockpayVerifier: PaymentVerifier {
+    let provider = PaymentProvider.mockpay
+    let secret: String
+    static let tolerance: Int64 = 300
+
+    struct Body: Decodable {
+        let eventID: String
+        let paymentID: Int64?
+        let orderNumber: String
+        let amountCents: Int64
+        let currency: String
+        let status: String
+
+        enum CodingKeys: String, CodingKey {
+            case eventID = "event_id", paymentID = "payment_id", orderNumber = "order_number"
+            case amountCents = "amount_cents", currency, status
+        }
+    }
+
+    func verify(headers: [String: String], body: [UInt8], now: Int64) throws -> PaymentEvent {
+        guard let header = headers["mockpay-signature"] else { throw PaymentError.invalidSignature("Mockpay-Signature is missing") }
+        var timestamp: Int64?
+        var signatures: [[UInt8]] = []
+        for part in header.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2 else { continue }
+            if pair[0] == "t" { timestamp = Int64(pair[1]) }
+            if pair[0] == "v1", let bytes = Hex.decode(pair[1]) { signatures.append(bytes) }
+        }
+        guard let timestamp, !signatures.isEmpty else {
+            throw PaymentError.invalidSignature("Mockpay-Signature must carry t= and v1=")
+        }
+        let expected = HMAC.sha256(key: Array(secret.utf8), message: Array("\(timestamp).".utf8) + body)
+        guard signatures.contains(where: { constantTimeEquals($0, expected) }) else {
+            throw PaymentError.invalidSignature("signature does not match")
+        }
+        guard abs(now - timestamp) <= Self.tolerance else {
+            throw PaymentError.invalidSignature("timestamp is outside the 5-minute tolerance")
+        }
+        guard let parsed = try? JSONDecoder().decode(Body.self, from: Data(body)) else {
+            throw PaymentError.malformed("body is not a mockpay event")
+        }
+        let result: PaymentEvent.Result
+        switch parsed.status {
+        case "succeeded": result = .succeeded
+        case "failed": result = .failed
+        default: throw PaymentError.malformed("status must be succeeded or failed")
+        }
+        guard (1...128).contains(parsed.eventID.count) else { throw PaymentError.malformed("event_id must be 1 to 128 characters") }
+        return PaymentEvent(provider: provider, eventID: parsed.eventID, orderNumber: parsed.orderNumber,
+                            paymentID: parsed.paymentID.map(PaymentID.init), amountCents: parsed.amountCents,
+                            currency: parsed.currency, result: result, providerTradeNo: nil)
+    }
+
+    /// The header a mockpay sender puts on `body` (used by `shop pay simulate` and tests).
+    static func signatureHeader(secret: String, timestamp: Int64, body: [UInt8]) -> String {
+        let mac = HMAC.sha256(key: Array(secret.utf8), message: Array("\(timestamp).".utf8) + body)
+        return "t=\(timestamp),v1=\(Hex.encode(mac))"
+    }
+}

@@ -1,0 +1,59 @@
+/// The payment providers the shop accepts.
+public enum PaymentProvider: String, Sendable, Codable, CaseIterable {
+    case mockpay, wechatpay, alipay
+}
+
+/// A payment attempt's state. `needs_refund`: money arrived for an order that was already
+/// cancelled or paid, so an operator must send it back.
+public enum PaymentStatus: String, Sendable, Codable {
+    case pending, succeeded, failed
+    case needsRefund = "needs_refund"
+}
+
+/// A payment attempt and what the client needs to pay it.
+public struct PaymentIntent: Sendable, Equatable {
+    public let paymentID: PaymentID
+    public let provider: PaymentProvider
+    public let amountCents: Int64
+    public let payParams: [String: String]
+}
+
+/// A provider's notification after its signature was verified, in one shape for all providers.
+public struct PaymentEvent: Sendable, Equatable {
+    public enum Result: String, Sendable {
+        case succeeded, failed
+        /// A state the shop does not act on (e.g. Alipay's WAIT_BUYER_PAY): recorded only.
+        case ignored
+    }
+
+    public let provider: PaymentProvider
+    /// The provider's de-duplication key (mockpay `event_id`, WeChat `transaction_id`, Alipay `notify_id`).
+    public let eventID: String
+    public let orderNumber: String
+    public let paymentID: PaymentID?
+    public let amountCents: Int64
+    public let currency: String
+    public let result: Result
+    public let providerTradeNo: String?
+}
+
+/// The success answer each provider expects.
+public enum WebhookAcknowledgement: Sendable, Equatable {
+    case mockpay, wechatpay, alipay
+}
+
+/// Why a payment request or notification was refused.
+public enum PaymentError: Error, Equatable, Sendable {
+    case unknownProvider
+    /// The provider has no keys in Config, so its notifications cannot be verified.
+    case providerNotConfigured(PaymentProvider)
+    case invalidSignature(String)
+    /// The notification is signed but not understood.
+    case malformed(String)
+    /// Amount or currency differ from the order's: recorded, the order unchanged.
+    case amountMismatch
+    /// No order with that number: recorded, nothing else.
+    case unknownOrder
+    /// Only an order waiting for payment can be paid.
+    case orderNotPayable(OrderStatus)
+}

@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// WeChat Pay v2 notify: an XML body whose `sign` is the uppercase MD5 (or HMAC-SHA256 when
+/// `sign_type` says so) of the non-empty parameters sorted by ASCII as `k=v&...&key=API_KEY`.
+struct WechatPayVerifier: PaymentVerifier {
+    let provider = PaymentProvider.wechatpay
+    let apiKey: String
+    let appID: String
+    let mchID: String
+
+    func verify(headers: [String: String], body: [UInt8], now: Int64) throws -> PaymentEvent {
+        guard let fields = WechatXML.parse(body) else { throw PaymentError.malformed("body is not a WeChat Pay XML notification") }
+        guard let sign = fields["sign"], !sign.isEmpty else { throw PaymentError.invalidSignature("sign is missing") }
+        let expected: String
+        switch fields["sign_type"] ?? "MD5" {
+        case "MD5": expected = Self.md5Sign(fields, apiKey: apiKey)
+        case "HMAC-SHA256": expected = Self.hmacSign(fields, apiKey: apiKey)
+        default: throw PaymentError.invalidSignature("unknown sign_type")
+        }
+        guard constantTimeEquals(Array(expected.utf8), Array(sign.uppercased().utf8)) else {
+            throw PaymentError.invalidSignature("signature does not match")
+        }
+        guard fields["return_code"] == "SUCCESS" else { throw PaymentError.malformed("return_code is not SUCCESS") }
+        if !appID.isEmpty, fields["appid"] != appID { throw PaymentError.malformed("appid does not match") }
+        if !mchID.isEmpty, fields["mch_id"] != mchID { throw PaymentError.malformed("mch_id does not match") }
+        guard let transactionID = fields["transaction_id"], !transactionID.isEmpty,
+              let orderNumber = fields["out_trade_no"], !orderNumber.isEmpty,
+              let fee = fields["total_fee"].flatMap({ Int64($0) }), fee >= 0 else {
+            throw PaymentError.malformed("transaction_id, out_trade_no and total_fee are required")
+        }
+        return PaymentEvent(provider: provider, eventID: transactionID, orderNumber: orderNumber, paymentID: nil,
+                            amountCents: fee, currency: fields["fee_type"] ?? "CNY",
+                            result: fields["result_code"] == "SUCCESS" ? .succeeded : .failed, providerTradeNo: transactionID)
+    }
+
+    /// `k=v&...&key=API_KEY` over the non-empty parameters but `sign`, sorted by ASCII.
+    static func signingString(_ fields: [String: String], apiKey: String) -> String {
+        fields.filter { $0.key != "sign" && !$0.value.isEmpty }
+            .sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            .map { "\($0.key)=\($0.value)" }.joined(separator: "&") + "&key=\(apiKey)"
+    }
+
+    static func md5Sign(_ fields: [String: String], apiKey: String) -> String {
+        Hex.encode(Digest.md5(Array(signingString(fields, apiKey: apiKey).utf8))).uppercased()
+    }
+
+    static func hmacSign(_ fields: [String: String], apiKey: String) -> String {
+        Hex.encode(HMAC.sha256(key: Array(apiKey.utf8), message: Array(signingString(fields, apiKey: apiKey).utf8))).uppercased()
+    }
+}
+
+/// The flat `<xml><k>v</k>...</xml>` of WeChat Pay v2, read with XMLParser; external entities
+/// are never resolved and a document type declaration is refused outright.
+enum WechatXML {
+    static func parse(_ body: [UInt8]) -> [String: String]? {
+        guard body.count <= 64 * 1024 else { return nil }
+        let text = String(decoding: body, as: UTF8.self)
+        guard !text.uppercased().contains("<!DOCTYPE"), !text.uppercased().contains("<!ENTITY") else { return nil }
+        let parser = XMLParser(data: Data(body))
+        parser.shouldResolveExternalEntities = false
+        let collector = Collector()
+        parser.delegate = collector
+        guard parser.parse(), collector.rootName == "xml" else { return nil }
+        return collector.fields
+    }
+
+    /// The success answer WeChat expects.
+    static let successReply = "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>"
+
+    /// Builds a notification body (tests and tools).
+    static func document(_ fields: [String: String]) -> String {
+        "<xml>" + fields.sorted { $0.key < $1.key }.map { "<\($0.key)><![CDATA[\($0.value)]]></\($0.key)>" }.joined() + "</xml>"
+    }
+
+    private final class Collector: NSObject, XMLParserDelegate {
+        var rootName: String?
+        var fields: [String: String] = [:]
+        private var depth = 0
+        private var current = ""
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            depth += 1
+            if depth == 1 { rootName = elementName }
+            current = ""
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { current += string }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { current += String(decoding: CDATABlock, as: UTF8.self) }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+            if depth == 2 { fields[elementName] = current.trimmingCharacters(in: .whitespacesAndNewlines) }
+            depth -= 1
+            current = ""
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Crypto
+import ShopCore
+
+/// `shop pay simulate NUMBER`: plays the mockpay provider for one order.
+struct PaySimulateCommand: Command {
+    let path = ["pay", "simulate"]
+    let valuedOptions: Set<String> = ["status", "url"]
+    let summary = "sign a mockpay notification for an order and post it to the webhook"
+    let usage = """
+        Usage: shop pay simulate NUMBER [--status succeeded|failed] [--url BASE_URL] [--config PATH]
+
+        Builds a mockpay notification for the order's latest mockpay payment (starting one if there
+        is none), signs it with payments.mockpay_secret and posts it to
+        BASE_URL/api/v1/webhooks/payments/mockpay, as the provider would. BASE_URL defaults to
+        http://server.host:server.port. Prints the server's answer.
+        """
+
+    struct Notification: Encodable {
+        let eventID: String
+        let paymentID: Int64
+        let orderNumber: String
+        let amountCents: Int64
+        let currency: String
+        let status: String
+        let occurredAt: Date
+    }
+
+    func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.allow(options: ["config", "status", "url"], positionals: 1)
+        let status = arguments.option("status") ?? "succeeded"
+        guard status == "succeeded" || status == "failed" else { throw UsageError(description: "--status must be succeeded or failed") }
+        let config = try ShopEnvironment.config(arguments)
+        let base = arguments.option("url") ?? "http://\(config.server.host):\(config.server.port)"
+        guard let url = URL(string: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/api/v1/webhooks/payments/mockpay"),
+              url.scheme == "http" || url.scheme == "https" else {
+            throw UsageError(description: "--url must be an http(s) base URL such as http://127.0.0.1:8080")
+        }
+        let shop = try ShopEnvironment.openShop(config, logger: .silent)
+        let number = arguments.positionals[0]
+        let attempt: (payment: PaymentID, order: Order)
+        do {
+            attempt = try shop.payments.mockpayAttempt(orderNumber: number)
+        } catch OrderError.notFound {
+            throw CommandFailure(description: "no order numbered \(number)")
+        } catch PaymentError.orderNotPayable(let current) {
+            throw CommandFailure(description: "order \(number) is \(current.rawValue) and has no mockpay payment to notify about")
+        }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        let body = try encoder.encode(Notification(
+            eventID: "evt_" + SecureRandom().token(byteCount: 12), paymentID: attempt.payment.rawValue, orderNumber: number,
+            amountCents: attempt.order.totalCents, currency: "CNY", status: status, occurredAt: Date()))
+        var request = URLRequest(url: url, timeoutInterval: 10)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(shop.payments.mockpaySignature(body: [UInt8](body), timestamp: Int64(Date().timeIntervalSince1970)),
+                         forHTTPHeaderField: "Mockpay-Signature")
+        let (code, text) = try Self.send(request)
+        print("POST \(url.absoluteString) -> \(code)")
+        print(text)
+        return (200..<300).contains(code) ? 0 : 1
+    }
+
+    /// Sends synchronously; a connection failure is a reported failure.
+    static func send(_ request: URLRequest) throws -> (Int, String) {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            box.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
+            done.signal()
+        }.resume()
+        done.wait()
+        if let error = box.error {
+            throw CommandFailure(description: "cannot reach \(request.url?.absoluteString ?? ""): \(error.localizedDescription)")
+        }
+        return (box.status ?? 0, String(decoding: box.data ?? Data(), as: UTF8.self))
+    }
+
+    private final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var data: Data?
+        private(set) var status: Int?
+        private(set) var error: (any Error)?
+
+        func set(data: Data?, status: Int?, error: (any Error)?) {
+            lock.lock()
+            self.data = data
+            self.status = status
+            self.error = error
+            lock.unlock()
+        }
+    }
+}
