@@ -29,6 +29,9 @@ public struct ShopAPI: Sendable {
         AddressController(addresses: shop.addresses).register(signedIn)
         OrderController(orders: shop.orders).register(signedIn)
         PaymentController(payments: shop.payments).register(public: api, signedIn: signedIn)
+        let personalised = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts, required: false)])
+        SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
+        ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)
         self.router = router
         self.responder = [requestID, errors].wrapping { request, context in
             try router.respond(to: request, context: context)

@@ -19,6 +19,10 @@ public final class Shop: Sendable {
     public let addresses: AddressService
     public let orders: OrderService
     public let payments: PaymentService
+    public let social: SocialService
+    public let articles: ArticleService
+    public let articleImporter: ArticleImporter
+    public let demoAuthors: DemoAuthorSeeder
 
     /// `codeSender` defaults to the one `verification.sender` names.
     public init(pool: DatabasePool, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
@@ -40,6 +44,10 @@ public final class Shop: Sendable {
         addresses = AddressService(pool: pool, clock: clock)
         orders = OrderService(pool: pool, settings: config.orders, clock: clock, random: random)
         payments = try PaymentService(pool: pool, settings: config.payments, clock: clock, logger: logger)
+        social = SocialService(pool: pool, clock: clock)
+        articles = ArticleService(pool: pool, clock: clock)
+        articleImporter = ArticleImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
+        demoAuthors = DemoAuthorSeeder(pool: pool, clock: clock)
     }
 
     /// The sender `verification.sender` names.

@@ -26,6 +26,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 enum CommandLineTool {
     static let commands: [any Command] = [
         ServeCommand(), MigrateCommand(), ImportCatalogCommand(), SeedCommand(), OrdersListCommand(), OrdersShipCommand(), PaySimulateCommand(),
+        AuthorsCommand(grant: true), AuthorsCommand(grant: false), ImportArticlesCommand(),
     ]
 
     static func run(_ words: [String]) -> Int32 {

@@ -8,11 +8,14 @@ struct SeedCommand: Command {
     let usage = """
         Usage: shop seed demo [--config PATH]
 
-        Imports Examples/catalog.csv, so a new shop has something to show. Running it again
-        changes nothing (the import upserts by code).
+        Imports Examples/catalog.csv, creates the column authors of Examples/authors.jsonl and
+        imports Examples/articles.jsonl, so a new shop has something to show. Running it again
+        changes nothing (the imports upsert).
         """
 
     static let catalogPath = "Examples/catalog.csv"
+    static let authorsPath = "Examples/authors.jsonl"
+    static let articlesPath = "Examples/articles.jsonl"
 
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config"])
@@ -24,6 +27,11 @@ struct SeedCommand: Command {
         let outcome = try shop.catalogImporter.importFile(at: Self.catalogPath, options: .init())
         print("demo catalogue (\(Self.catalogPath)):")
         ImportReport.print(outcome.summary, dryRun: false)
+        let authors = try shop.demoAuthors.seed(fileAt: Self.authorsPath)
+        print("demo authors (\(Self.authorsPath)): created=\(authors)")
+        let articles = try shop.articleImporter.importFile(at: Self.articlesPath, options: .init())
+        print("demo articles (\(Self.articlesPath)):")
+        ImportArticlesCommand.printSummary(articles.counts, dryRun: false)
         return 0
     }
 }

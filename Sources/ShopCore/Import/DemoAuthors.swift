@@ -1,0 +1,53 @@
+import Foundation
+import SQLite
+
+/// Creates the demo column authors of `Examples/authors.jsonl` when missing. Their password is
+/// locked (no hash verifies against it): a person taking one over resets it by SMS code.
+public struct DemoAuthorSeeder: Sendable {
+    let pool: DatabasePool
+    let clock: Clock
+
+    public init(pool: DatabasePool, clock: Clock) {
+        self.pool = pool
+        self.clock = clock
+    }
+
+    struct Entry: Decodable {
+        let phone: String
+        let nickname: String
+        let signature: String?
+        let avatarURL: String?
+        let gender: User.Gender?
+
+        enum CodingKeys: String, CodingKey {
+            case phone, nickname, signature, avatarURL = "avatar_url", gender
+        }
+    }
+
+    /// Answers how many authors were created.
+    public func seed(fileAt path: String) throws -> Int {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError.unreadable("\(path) cannot be read") }
+        var entries: [Entry] = []
+        for (index, line) in data.split(separator: 0x0A).enumerated() where !line.isEmpty {
+            guard let entry = try? JSONDecoder().decode(Entry.self, from: Data(line)) else {
+                throw ImportError.invalidRows([ImportIssue(line: index + 1, column: "line", reason: "is not an author object")])
+            }
+            entries.append(entry)
+        }
+        let now = clock.unixNow
+        return try pool.write { db in
+            var created = 0
+            for entry in entries {
+                let phone = try PhoneNumber.normalize(entry.phone)
+                if try UserStore().find(phone: phone, db) == nil {
+                    let id = try UserStore().insert(phone: phone, nickname: entry.nickname, passwordHash: "!locked", at: now, db)
+                    try db.run("UPDATE users SET signature = ?, avatar_url = ?, gender = ? WHERE id = ?",
+                               entry.signature ?? "", entry.avatarURL ?? "", (entry.gender ?? .unknown).rawValue, id.rawValue)
+                    created += 1
+                }
+                _ = try ProfileStore().setAuthor(true, phone: phone, at: now, db)
+            }
+            return created
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import SQLite
+
+/// Articles by column authors, their likes and comments, and the week's top 10.
+public struct ArticleService: Sendable {
+    let pool: DatabasePool
+    let clock: Clock
+    private let profiles = ProfileStore()
+    private let store = ArticleStore()
+    private let comments = CommentStore()
+
+    public static let maxContentLength = 100_000
+
+    public init(pool: DatabasePool, clock: Clock) {
+        self.pool = pool
+        self.clock = clock
+    }
+
+    public func categories() throws -> [ArticleCategory] {
+        try pool.read { db in try store.categories(db) }
+    }
+
+    public func articles(category: ArticleCategoryID?, page: PageRequest, viewer: UserID?) throws -> Page<Article> {
+        try listing(viewer: viewer) { db, now in
+            if let category, try !store.categoryExists(category, db) { throw SocialError.articleCategoryNotFound }
+            return try store.list(category: category, author: nil, at: now, page: page, db)
+        }
+    }
+
+    public func articles(by author: UserID, page: PageRequest, viewer: UserID?) throws -> Page<Article> {
+        try listing(viewer: viewer) { db, now in
+            guard let basic = try profiles.basic(author, db), basic.isAuthor else { throw SocialError.authorNotFound }
+            return try store.list(category: nil, author: author, at: now, page: page, db)
+        }
+    }
+
+    /// Reads an article and counts the view.
+    public func read(_ id: ArticleID, viewer: UserID?) throws -> Article {
+        let now = clock.unixNow
+        return try pool.write { db in
+            guard try store.find(id, at: now, db) != nil else { throw SocialError.articleNotFound }
+            try store.countView(id, at: now, db)
+            guard let row = try store.find(id, at: now, db) else { throw SocialError.articleNotFound }
+            return try ArticleAssembler(viewer: viewer, now: now).assemble([row], db)[0]
+        }
+    }
+
+    /// The week's top 10 by score = views in the last 7 days + 3 × likes + 5 × comments given in them
+    /// (ties: newer first).
+    public func top(viewer: UserID?) throws -> [Article] {
+        let now = clock.unixNow
+        let since = now - 7 * 86_400
+        return try pool.read { db in
+            let rows = try store.top(since: since, sinceDay: now / 86_400 - 6, at: now, limit: 10, db)
+            return try ArticleAssembler(viewer: viewer, now: now).assemble(rows, db)
+        }
+    }
+
+    /// Column authors publish; anyone else is `forbidden`.
+    public func publish(_ draft: ArticleDraft, by author: UserID) throws -> Article {
+        let draft = try Self.validated(draft, creating: true)
+        let now = clock.unixNow
+        return try pool.write { db in
+            guard let basic = try profiles.basic(author, db), basic.isAuthor else {
+                throw SocialError.forbidden("Only column authors can publish articles.")
+            }
+            if let category = draft.categoryID, try !store.categoryExists(category, db) {
+                throw SocialError.articleCategoryNotFound
+            }
+            if try store.find(author: author, title: draft.title ?? "", db) != nil {
+                throw ValidationError("title", "You already have an article with this title.")
+            }
+            let id = try store.insert(author: author, draft, publishedAt: now, at: now, db)
+            guard let row = try store.find(id, at: now, db) else { throw SocialError.articleNotFound }
+            return try ArticleAssembler(viewer: author, now: now).assemble([row], db)[0]
+        }
+    }
+
+    /// Its author edits an article; anyone else is `forbidden`.
+    public func edit(_ id: ArticleID, _ draft: ArticleDraft, by user: UserID) throws -> Article {
+        let draft = try Self.validated(draft, creating: false)
+        let now = clock.unixNow
+        return try pool.write { db in
+            try requireAuthor(id, user, db)
+            if let category = draft.categoryID, try !store.categoryExists(category, db) {
+                throw SocialError.articleCategoryNotFound
+            }
+            do {
+                try store.update(id, draft, publishedAt: nil, at: now, db)
+            } catch let error as SQLiteError where error.isUniqueViolation {
+                throw ValidationError("title", "You already have an article with this title.")
+            }
+            guard let row = try store.find(id, at: Int64.max, db) else { throw SocialError.articleNotFound }
+            return try ArticleAssembler(viewer: user, now: now).assemble([row], db)[0]
+        }
+    }
+
+    public func delete(_ id: ArticleID, by user: UserID) throws {
+        try pool.write { db in
+            try requireAuthor(id, user, db)
+            try store.delete(id, db)
+        }
+    }
+
+    public func like(_ id: ArticleID, by user: UserID) throws {
+        let now = clock.unixNow
+        try pool.write { db in
+            guard try store.find(id, at: now, db) != nil else { throw SocialError.articleNotFound }
+            try store.like(id, by: user, at: now, db)
+        }
+    }
+
+    public func unlike(_ id: ArticleID, by user: UserID) throws {
+        let now = clock.unixNow
+        try pool.write { db in
+            guard try store.find(id, at: now, db) != nil else { throw SocialError.articleNotFound }
+            try store.unlike(id, by: user, db)
+        }
+    }
+
+    /// Comments oldest first.
+    public func comments(on id: ArticleID, page: PageRequest) throws -> Page<Comment> {
+        let now = clock.unixNow
+        return try pool.read { db in
+            guard try store.find(id, at: now, db) != nil else { throw SocialError.articleNotFound }
+            return try comments.list(id, page: page, db)
+        }
+    }
+
+    /// 1..500 characters; `replyTo` must be a comment on the same article.
+    public func comment(on id: ArticleID, content raw: String, replyTo: CommentID?, by user: UserID) throws -> Comment {
+        let content = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Validate.length(content, 1...500, field: "content")
+        try Validate.printable(content, field: "content", multiline: true)
+        let now = clock.unixNow
+        return try pool.write { db in
+            guard try store.find(id, at: now, db) != nil else { throw SocialError.articleNotFound }
+            if let replyTo {
+                guard let parent = try comments.find(replyTo, db), parent.articleID == id else { throw SocialError.invalidReplyTo }
+            }
+            let commentID = try comments.insert(article: id, user: user, content: content, replyTo: replyTo, at: now, db)
+            guard let created = try comments.find(commentID, db) else { throw SocialError.commentNotFound }
+            return created
+        }
+    }
+
+    /// Its writer deletes a comment; anyone else is `forbidden`.
+    public func deleteComment(_ id: CommentID, by user: UserID) throws {
+        try pool.write { db in
+            guard let comment = try comments.find(id, db) else { throw SocialError.commentNotFound }
+            guard comment.userID == user else { throw SocialError.forbidden("Only its writer can delete a comment.") }
+            try comments.delete(comment, db)
+        }
+    }
+
+    private func requireAuthor(_ id: ArticleID, _ user: UserID, _ db: Connection) throws {
+        guard let author = try store.author(of: id, db) else { throw SocialError.articleNotFound }
+        guard author == user else { throw SocialError.forbidden("Only its author can change this article.") }
+    }
+
+    private func listing(viewer: UserID?, _ rows: (Connection, Int64) throws -> Page<ArticleStore.ArticleRecord>) throws -> Page<Article> {
+        let now = clock.unixNow
+        return try pool.read { db in
+            let page = try rows(db, now)
+            let items = try ArticleAssembler(viewer: viewer, now: now).assemble(page.items, db)
+            return Page(items: items, page: page.page, perPage: page.perPage, total: page.total)
+        }
+    }
+
+    static func validated(_ draft: ArticleDraft, creating: Bool) throws -> ArticleDraft {
+        var draft = draft
+        draft.title = draft.title?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if creating || draft.title != nil {
+            try Validate.length(draft.title ?? "", 1...100, field: "title")
+            try Validate.printable(draft.title ?? "", field: "title")
+        }
+        if creating || draft.content != nil {
+            try Validate.length(draft.content ?? "", 1...maxContentLength, field: "content")
+        }
+        if let summary = draft.summary { try Validate.length(summary, 0...300, field: "summary") }
+        if let cover = draft.coverURL { try Validate.optionalURL(cover, field: "cover_url") }
+        return draft
+    }
+}

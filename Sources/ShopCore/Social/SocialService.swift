@@ -1,0 +1,140 @@
+import Crypto
+import Foundation
+import SQLite
+
+/// Public profiles, column authors, follows and the feed.
+public struct SocialService: Sendable {
+    let pool: DatabasePool
+    let clock: Clock
+    private let profiles = ProfileStore()
+    private let articles = ArticleStore()
+
+    public static let maxFeedLimit = 50
+
+    public init(pool: DatabasePool, clock: Clock) {
+        self.pool = pool
+        self.clock = clock
+    }
+
+    public func profile(_ id: UserID, viewer: UserID?) throws -> PublicProfile {
+        let now = clock.unixNow
+        guard let profile = try pool.read({ db in try profiles.profile(id, viewer: viewer, at: now, db) }) else {
+            throw SocialError.userNotFound
+        }
+        return profile
+    }
+
+    public func authors(sort: AuthorSort, page: PageRequest, viewer: UserID?) throws -> Page<PublicProfile> {
+        try profilesPage(viewer: viewer) { db in try profiles.authors(sort: sort, page: page, db) }
+    }
+
+    /// Follows a column author; following twice is the same as once.
+    public func follow(_ author: UserID, by follower: UserID) throws {
+        guard author != follower else { throw SocialError.cannotFollowSelf }
+        let now = clock.unixNow
+        try pool.write { db in
+            guard let basic = try profiles.basic(author, db), basic.isAuthor else { throw SocialError.authorNotFound }
+            try profiles.follow(follower, author, at: now, db)
+        }
+    }
+
+    /// Unfollows; unfollowing someone not followed is fine.
+    public func unfollow(_ author: UserID, by follower: UserID) throws {
+        guard author != follower else { throw SocialError.cannotFollowSelf }
+        try pool.write { db in
+            guard try profiles.basic(author, db) != nil else { throw SocialError.authorNotFound }
+            try profiles.unfollow(follower, author, db)
+        }
+    }
+
+    public func following(_ user: UserID, page: PageRequest) throws -> Page<PublicProfile> {
+        try profilesPage(viewer: user) { db in try profiles.following(user, page: page, db) }
+    }
+
+    public func followers(of user: UserID, page: PageRequest, viewer: UserID?) throws -> Page<PublicProfile> {
+        try profilesPage(viewer: viewer) { db in
+            guard try profiles.basic(user, db) != nil else { throw SocialError.userNotFound }
+            return try profiles.followers(user, page: page, db)
+        }
+    }
+
+    /// Articles by followed authors, newest first. The cursor is the (published_at, id) of the last
+    /// item served, so articles published meanwhile never shift later pages: no duplicates, no gaps.
+    public func feed(for user: UserID, cursor: String?, limit: Int) throws -> FeedPage {
+        guard (1...Self.maxFeedLimit).contains(limit) else {
+            throw ValidationError("limit", "limit must be 1 to \(Self.maxFeedLimit).")
+        }
+        let position = try cursor.map(Self.decodeCursor)
+        let now = clock.unixNow
+        return try pool.read { db in
+            let rows = try articles.feed(for: user, before: position, at: now, limit: limit + 1, db)
+            let page = Array(rows.prefix(limit))
+            let items = try ArticleAssembler(viewer: user, now: now).assemble(page, db)
+            let next = rows.count > limit ? page.last.map { Self.encodeCursor($0.publishedAt, $0.id.rawValue) } : nil
+            return FeedPage(items: items, nextCursor: next)
+        }
+    }
+
+    /// Operators: grants or revokes the column-author role.
+    public func setAuthor(_ isAuthor: Bool, phone rawPhone: String) throws {
+        let phone = try PhoneNumber.normalize(rawPhone)
+        let now = clock.unixNow
+        guard try pool.write({ db in try profiles.setAuthor(isAuthor, phone: phone, at: now, db) }) else {
+            throw SocialError.userNotFound
+        }
+    }
+
+    static func encodeCursor(_ publishedAt: Int64, _ id: Int64) -> String {
+        Base64.encode(Array("v1:\(publishedAt):\(id)".utf8))
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decodeCursor(_ text: String) throws -> (publishedAt: Int64, id: Int64) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard text.count <= 64, let bytes = Base64.decode(base64) else { throw SocialError.invalidCursor }
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: ":")
+        guard parts.count == 3, parts[0] == "v1", let published = Int64(parts[1]), let id = Int64(parts[2]) else {
+            throw SocialError.invalidCursor
+        }
+        return (published, id)
+    }
+
+    private func profilesPage(viewer: UserID?, _ ids: (Connection) throws -> Page<UserID>) throws -> Page<PublicProfile> {
+        let now = clock.unixNow
+        return try pool.read { db in
+            try ids(db).map { id in
+                guard let profile = try profiles.profile(id, viewer: viewer, at: now, db) else { throw SocialError.userNotFound }
+                return profile
+            }
+        }
+    }
+}
+
+/// Turns article rows into `Article`s with their author's profile and the viewer's `liked`.
+struct ArticleAssembler {
+    let viewer: UserID?
+    let now: Int64
+    private let profiles = ProfileStore()
+    private let store = ArticleStore()
+
+    init(viewer: UserID?, now: Int64) {
+        self.viewer = viewer
+        self.now = now
+    }
+
+    func assemble(_ rows: [ArticleStore.ArticleRecord], _ db: Connection) throws -> [Article] {
+        var authors: [UserID: PublicProfile] = [:]
+        return try rows.map { row in
+            if authors[row.authorID] == nil {
+                authors[row.authorID] = try profiles.profile(row.authorID, viewer: viewer, at: now, db)
+            }
+            guard let author = authors[row.authorID] else { throw SocialError.userNotFound }
+            return Article(id: row.id, title: row.title, summary: row.summary, coverURL: row.coverURL, content: row.content,
+                           categoryID: row.categoryID, author: author, views: row.views, likesCount: row.likesCount,
+                           commentsCount: row.commentsCount, liked: try viewer.map { try store.liked(row.id, by: $0, db) },
+                           publishedAt: Date(timeIntervalSince1970: TimeInterval(row.publishedAt)))
+        }
+    }
+}
