@@ -14,9 +14,10 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build
 
-## Build, migrate, and serve on :8080 (Ctrl-C stops it).
+## Build, migrate, load the demo shop into an empty database, and serve on :8080 (Ctrl-C stops it).
 run: build
 	$(SHOP) migrate
+	$(SHOP) seed demo --if-empty
 	$(SHOP) serve
 
 ## Build and run every test.

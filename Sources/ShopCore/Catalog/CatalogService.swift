@@ -17,6 +17,11 @@ public struct CatalogService: Sendable {
         self.logger = logger
     }
 
+    /// Whether any product exists (on sale or not).
+    public func hasProducts() throws -> Bool {
+        try pool.read { db in try db.scalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1)") == 1 }
+    }
+
     public func categoryTree() throws -> [CategoryNode] {
         try pool.read { db in try store.categoryTree(db) }
     }

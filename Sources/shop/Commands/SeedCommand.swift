@@ -6,7 +6,9 @@ struct SeedCommand: Command {
     let path = ["seed", "demo"]
     let summary = "load the demo catalogue from Examples/ (safe to run again)"
     let usage = """
-        Usage: shop seed demo [--config PATH]
+        Usage: shop seed demo [--if-empty] [--config PATH]
+
+          --if-empty   do nothing when the shop already has products (what `make run` uses)
 
         Imports Examples/catalog.csv, creates the column authors of Examples/authors.jsonl and
         imports Examples/articles.jsonl, so a new shop has something to show. Running it again
@@ -18,9 +20,13 @@ struct SeedCommand: Command {
     static let articlesPath = "Examples/articles.jsonl"
 
     func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["config"])
+        try arguments.allow(options: ["config"], flags: ["if-empty"])
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
+        if arguments.flag("if-empty"), try shop.catalog.hasProducts() {
+            print("the shop already has products: demo data not loaded")
+            return 0
+        }
         guard FileManager.default.fileExists(atPath: Self.catalogPath) else {
             throw CommandFailure(description: "\(Self.catalogPath) not found: run this from the repository root")
         }

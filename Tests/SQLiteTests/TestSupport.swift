@@ -1,0 +1,71 @@
+import Foundation
+import SQLite
+
+/// A fresh directory under the system temporary directory, removed when `body` returns.
+@discardableResult
+func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("floral-sqlite-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+}
+
+/// A pool over a new database file in a fresh temporary directory, deleted afterwards.
+@discardableResult
+func withTemporaryPool<T>(readers: Int = 4, _ body: (DatabasePool) throws -> T) throws -> T {
+    try withTemporaryDirectory { directory in
+        let pool = try DatabasePool(path: directory + "/test.sqlite", readers: readers)
+        return try body(pool)
+    }
+}
+
+/// A value shared between threads behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    var current: Value { withLock { $0 } }
+}
+
+/// Runs `body(0..<count)` each on its own thread, released together; false if they did not
+/// all finish within `timeout` seconds (the test fails instead of hanging).
+func onThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    let group = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        group.enter()
+        Thread {
+            start.wait()
+            body(index)
+            group.leave()
+        }.start()
+    }
+    for _ in 0..<count { start.signal() }
+    return group.wait(timeout: .now() + timeout) == .success
+}
+
+/// Runs `body` on a new thread; the semaphore is signalled when it returns.
+func onNewThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        body()
+        done.signal()
+    }.start()
+    return done
+}
+
+extension DispatchSemaphore {
+    /// Waits up to `seconds`; true when signalled in time.
+    func waits(_ seconds: Double = 10) -> Bool {
+        wait(timeout: .now() + seconds) == .success
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import ShopCore
+import Testing
+
+@Suite("Config")
+struct ConfigTests {
+    /// The repository root, found from this file: Tests/ShopCoreTests/SupportTests/ConfigTests.swift.
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let shopJSON = repository.appendingPathComponent("Config/shop.json").path
+
+    /// Every setting as text, by key: what `Config.load` produced, compared key by key.
+    static func settings(_ c: Config) -> [String: String] {
+        [
+            "server.host": c.server.host, "server.port": "\(c.server.port)", "server.threads": "\(c.server.threads)",
+            "server.max_connections": "\(c.server.maxConnections)",
+            "server.max_connections_per_ip": "\(c.server.maxConnectionsPerIP)",
+            "server.max_body_bytes": "\(c.server.maxBodyBytes)", "server.idle_timeout_seconds": "\(c.server.idleTimeoutSeconds)",
+            "database.path": c.database.path, "database.migrations_path": c.database.migrationsPath,
+            "database.readers": "\(c.database.readers)",
+            "cart.max_items": "\(c.cart.maxItems)",
+            "verification.sender": c.verification.sender.rawValue, "verification.file_path": c.verification.filePath,
+            "verification.webhook_url": c.verification.webhookURL,
+            "verification.cooldown_seconds": "\(c.verification.cooldownSeconds)",
+            "verification.lifetime_seconds": "\(c.verification.lifetimeSeconds)",
+            "verification.max_attempts": "\(c.verification.maxAttempts)",
+            "verification.daily_limit_per_phone": "\(c.verification.dailyLimitPerPhone)",
+            "verification.daily_limit_per_ip": "\(c.verification.dailyLimitPerIP)",
+            "auth.token_lifetime_days": "\(c.auth.tokenLifetimeDays)",
+            "auth.max_failures_per_phone": "\(c.auth.maxFailuresPerPhone)",
+            "auth.max_failures_per_ip": "\(c.auth.maxFailuresPerIP)",
+            "auth.failure_window_seconds": "\(c.auth.failureWindowSeconds)", "auth.pepper": c.auth.pepper,
+            "auth.argon2_memory_kib": "\(c.auth.argon2MemoryKiB)", "auth.argon2_iterations": "\(c.auth.argon2Iterations)",
+            "orders.payment_timeout_minutes": "\(c.orders.paymentTimeoutMinutes)",
+            "orders.auto_complete_days": "\(c.orders.autoCompleteDays)",
+            "payments.mockpay_secret": c.payments.mockpaySecret, "payments.wechatpay_api_key": c.payments.wechatpayAPIKey,
+            "payments.wechatpay_mch_id": c.payments.wechatpayMchID, "payments.wechatpay_app_id": c.payments.wechatpayAppID,
+            "payments.alipay_public_key_pem": c.payments.alipayPublicKeyPEM,
+            "payments.alipay_app_id": c.payments.alipayAppID, "payments.alipay_seller_id": c.payments.alipaySellerID,
+            "app.env": c.app.env.rawValue, "app.log_level": "\(c.app.logLevel)",
+            "catalog.import_max_bytes": "\(c.catalog.importMaxBytes)",
+        ]
+    }
+
+    /// A valid value for every key that differs from its default.
+    static let overrides: [String: String] = [
+        "server.host": "0.0.0.0", "server.port": "9000", "server.threads": "3", "server.max_connections": "10",
+        "server.max_connections_per_ip": "5", "server.max_body_bytes": "2048", "server.idle_timeout_seconds": "7",
+        "database.path": "/tmp/x.sqlite", "database.migrations_path": "/opt/migrations", "database.readers": "2",
+        "cart.max_items": "50",
+        "verification.sender": "file", "verification.file_path": "/tmp/codes.jsonl",
+        "verification.webhook_url": "https://sms.example/send", "verification.cooldown_seconds": "30",
+        "verification.lifetime_seconds": "120", "verification.max_attempts": "3",
+        "verification.daily_limit_per_phone": "4", "verification.daily_limit_per_ip": "40",
+        "auth.token_lifetime_days": "7", "auth.max_failures_per_phone": "6", "auth.max_failures_per_ip": "60",
+        "auth.failure_window_seconds": "600", "auth.pepper": "prod-pepper", "auth.argon2_memory_kib": "65536",
+        "auth.argon2_iterations": "3",
+        "orders.payment_timeout_minutes": "15", "orders.auto_complete_days": "10",
+        "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
+        "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
+        "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
+        "app.env": "production", "app.log_level": "debug",
+        "catalog.import_max_bytes": "1000",
+    ]
+
+    static func variable(_ key: String) -> String {
+        "SHOP_" + key.replacingOccurrences(of: ".", with: "_").uppercased()
+    }
+
+    /// Writes `json` to a config file in a fresh temporary directory and loads it.
+    func load(json: String, environment: [String: String] = [:]) throws -> Config {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("floral-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("shop.json").path
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return try Config.load(path: path, environment: environment)
+    }
+
+    @Test func theShippedFileGivesTheDocumentedDefaults() throws {
+        let config = try Config.load(path: Self.shopJSON, environment: [:])
+        #expect(config.server.host == "127.0.0.1")
+        #expect(config.server.port == 8080)
+        #expect(config.server.threads == 2 * ProcessInfo.processInfo.activeProcessorCount)
+        #expect(config.server.maxConnections == 1024)
+        #expect(config.server.maxConnectionsPerIP == 64)
+        #expect(config.server.maxBodyBytes == 1_048_576)
+        #expect(config.server.idleTimeoutSeconds == 30)
+        #expect(config.database.path == "data/shop.sqlite")
+        #expect(config.database.migrationsPath == "Migrations")
+        #expect(config.database.readers == 4)
+        #expect(config.cart.maxItems == 99)
+        #expect(config.verification.sender == .log)
+        #expect(config.verification.cooldownSeconds == 60)
+        #expect(config.verification.lifetimeSeconds == 300)
+        #expect(config.verification.maxAttempts == 5)
+        #expect(config.verification.dailyLimitPerPhone == 10)
+        #expect(config.verification.dailyLimitPerIP == 100)
+        #expect(config.auth.tokenLifetimeDays == 30)
+        #expect(config.auth.argon2MemoryKiB >= 19_456)
+        #expect(config.auth.argon2Iterations >= 2)
+        #expect(config.orders.paymentTimeoutMinutes == 30)
+        #expect(config.orders.autoCompleteDays == 15)
+        #expect(config.app.env == .development)
+        #expect(config.app.logLevel == .info)
+        #expect(config.catalog.importMaxBytes == 50 * 1_048_576)
+    }
+
+    @Test func theShippedFileAgreesWithTheDefaultsInCode() throws {
+        let fromFile = Self.settings(try Config.load(path: Self.shopJSON, environment: [:]))
+        let fromCode = Self.settings(try Config.load(path: nil, environment: [:]))
+        for key in Config.keys {
+            #expect(fromFile[key] == fromCode[key], "\(key)")
+        }
+    }
+
+    @Test func theShippedFileListsExactlyTheKnownKeys() throws {
+        let data = try #require(FileManager.default.contents(atPath: Self.shopJSON))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        let fileKeys = Set(root.flatMap { section, entries in entries.keys.map { "\(section).\($0)" } })
+        #expect(fileKeys.subtracting(Config.keys).sorted() == [], "in the file but unknown to Config")
+        #expect(Set(Config.keys).subtracting(fileKeys).sorted() == [], "known to Config but missing from the file")
+        #expect(Config.keys.count == Set(Config.keys).count, "no key listed twice")
+    }
+
+    @Test func everyKeyCanBeOverriddenFromTheEnvironment() throws {
+        #expect(Set(Self.overrides.keys) == Set(Config.keys), "this test covers every key")
+        let defaults = Self.settings(try Config.load(path: Self.shopJSON, environment: [:]))
+        let environment = Dictionary(uniqueKeysWithValues: Self.overrides.map { (Self.variable($0.key), $0.value) })
+        let overridden = Self.settings(try Config.load(path: Self.shopJSON, environment: environment))
+        for key in Config.keys {
+            #expect(overridden[key] == Self.overrides[key], "\(key)")
+            #expect(overridden[key] != defaults[key], "\(key) changed")
+        }
+    }
+
+    @Test func aPortFromTheEnvironmentWins() throws {
+        let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_SERVER_PORT": "9000"])
+        #expect(config.server.port == 9000)
+        #expect(config.cart.maxItems == 99)
+    }
+
+    @Test("A value that is not a number names its key", arguments: ["abc", "", "80.5", "8080x"])
+    func aNonNumericPortThrowsNamingTheKey(_ value: String) {
+        let error = #expect(throws: ConfigError.self) {
+            try Config.load(path: Self.shopJSON, environment: ["SHOP_SERVER_PORT": value])
+        }
+        #expect(error?.key == "server.port")
+        #expect(error?.description.contains("server.port") == true)
+    }
+
+    @Test("An out-of-range value names its key", arguments: [
+        ("SHOP_SERVER_PORT", "70000", "server.port"), ("SHOP_SERVER_PORT", "-1", "server.port"),
+        ("SHOP_CART_MAX_ITEMS", "0", "cart.max_items"), ("SHOP_DATABASE_READERS", "65", "database.readers"),
+        ("SHOP_SERVER_MAX_BODY_BYTES", "100", "server.max_body_bytes"),
+        ("SHOP_APP_ENV", "staging", "app.env"), ("SHOP_APP_LOG_LEVEL", "loud", "app.log_level"),
+        ("SHOP_VERIFICATION_SENDER", "pigeon", "verification.sender"), ("SHOP_AUTH_PEPPER", "", "auth.pepper"),
+    ])
+    func anOutOfRangeValueThrowsNamingTheKey(_ variable: String, _ value: String, _ key: String) {
+        let error = #expect(throws: ConfigError.self) {
+            try Config.load(path: Self.shopJSON, environment: [variable: value])
+        }
+        #expect(error?.key == key)
+    }
+
+    @Test func environmentVariablesThatAreNotSettingsAreIgnored() throws {
+        let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_SERVER_PROT": "1", "PATH": "/bin"])
+        #expect(config.server.port == 8080)
+    }
+
+    @Test func anUnknownKeyInTheFileThrowsNamingIt() {
+        let error = #expect(throws: ConfigError.self) { try load(json: #"{"server": {"prot": 8080}}"#) }
+        #expect(error?.key == "server.prot")
+        let section = #expect(throws: ConfigError.self) { try load(json: #"{"srever": {"port": 8080}}"#) }
+        #expect(section?.key == "srever.port")
+    }
+
+    @Test func aMalformedFileThrows() {
+        #expect(throws: ConfigError.self) { try load(json: "{ not json") }
+        #expect(throws: ConfigError.self) { try load(json: #"{"server": 8080}"#) }
+        #expect(throws: ConfigError.self) { try load(json: #"{"server": {"port": [8080]}}"#) }
+        let missing = #expect(throws: ConfigError.self) { try Config.load(path: "/nonexistent/shop.json", environment: [:]) }
+        #expect(missing?.key == "--config")
+    }
+
+    @Test func aPartialFileKeepsTheOtherDefaults() throws {
+        let config = try load(json: #"{"cart": {"max_items": 20}, "server": {"port": "8081"}}"#)
+        #expect(config.cart.maxItems == 20)
+        #expect(config.server.port == 8081)
+        #expect(config.verification.cooldownSeconds == 60)
+    }
+
+    @Test func theEnvironmentOverridesTheFile() throws {
+        let config = try load(json: #"{"cart": {"max_items": 20}}"#, environment: ["SHOP_CART_MAX_ITEMS": "30"])
+        #expect(config.cart.maxItems == 30)
+    }
+
+    @Test func developmentSecretsAreListedUntilBothAreOverridden() throws {
+        let defaults = try Config.load(path: Self.shopJSON, environment: [:])
+        #expect(defaults.developmentSecretsInUse == ["auth.pepper", "payments.mockpay_secret"])
+        let onlyPepper = try Config.load(path: Self.shopJSON, environment: ["SHOP_AUTH_PEPPER": "p"])
+        #expect(onlyPepper.developmentSecretsInUse == ["payments.mockpay_secret"])
+        let both = try Config.load(path: Self.shopJSON,
+                                   environment: ["SHOP_AUTH_PEPPER": "p", "SHOP_PAYMENTS_MOCKPAY_SECRET": "m"])
+        #expect(both.developmentSecretsInUse == [])
+    }
+}
