@@ -7,7 +7,8 @@ public struct ShopAPI: Sendable {
     public let router: Router
     public let responder: Responder
 
-    public init(shop: Shop) {
+    /// `documentPath`: the OpenAPI document served at `/openapi.json`.
+    public init(shop: Shop, documentPath: String = "openapi.json") {
         let router = Router()
         let logger = shop.logger
         let random = shop.random
@@ -20,6 +21,7 @@ public struct ShopAPI: Sendable {
         }
         let root = router.group("")
         HealthController(shop: shop).register(root)
+        DocsController(path: documentPath).register(root)
         let api = router.group("/api/v1")
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)

@@ -55,10 +55,9 @@ public struct AccountService: Sendable {
 
     /// Signs in with phone + credential; failures are counted per phone and per client address.
     public func login(phone rawPhone: String, credential: Credential, clientIP: String) throws -> Session {
-        guard let phone = try? PhoneNumber.normalize(rawPhone) else {
-            _ = credentials.verify(credential, encoded: dummyHash)
-            throw AccountError.invalidCredentials
-        }
+        // A malformed phone is a plain 400: no hash is computed for it, so it cannot be used to
+        // make the server burn CPU outside the failure counters.
+        let phone = try PhoneNumber.normalize(rawPhone)
         let now = clock.unixNow
         let window = Int64(settings.failureWindowSeconds)
         let stored: UserStore.Credentials? = try pool.read { db in

@@ -1,0 +1,81 @@
+import Foundation
+import HTTP
+import Testing
+
+@Suite("API conventions")
+struct ConventionsAPITests {
+    @Test func everyResponseCarriesARequestIdAndEchoesTheClients() throws {
+        let app = try TestAPI()
+        let token = try app.token(for: "13800138000")
+        let requests: [(String, String, Any?, String?)] = [
+            ("GET", "/healthz", nil, nil),
+            ("GET", "/readyz", nil, nil),
+            ("GET", "/api/v1/me", nil, token),
+            ("GET", "/api/v1/me", nil, nil),
+            ("GET", "/api/v1/nowhere", nil, nil),
+            ("DELETE", "/api/v1/me", nil, token),
+            ("POST", "/api/v1/auth/login", ["phone": "13800138000", "password": "wrong-password"], nil),
+            ("POST", "/api/v1/auth/verification-codes", ["phone": "13900139000", "purpose": "register"], nil),
+        ]
+        var generated = Set<String>()
+        for (method, path, body, bearer) in requests {
+            let plain = try app.send(method, path, json: body, token: bearer)
+            let id = try #require(plain.headers["X-Request-Id"], "\(method) \(path)")
+            #expect(!id.isEmpty)
+            generated.insert(id)
+            let echoed = try app.send(method, path, json: body, token: bearer, headers: [("x-request-id", "client-id-42")])
+            #expect(echoed.headers["X-Request-Id"] == "client-id-42", "\(method) \(path)")
+        }
+        #expect(generated.count == requests.count, "each request gets its own id")
+        // An id that could break a log line is replaced, never echoed.
+        let hostile = try app.send("GET", "/healthz", headers: [("X-Request-Id", "a b\nc")])
+        #expect(hostile.headers["X-Request-Id"] != nil && hostile.headers["X-Request-Id"] != "a b\nc")
+    }
+
+    @Test func aBodyThatIsNotJSONIs415() throws {
+        let app = try TestAPI()
+        let request = Request(method: "POST", path: "/api/v1/auth/login", query: [:],
+                              headers: Headers([("Content-Type", "text/plain")]),
+                              body: Array("phone=13800138000&password=flower123".utf8), remoteAddress: "10.0.0.1")
+        let response = try app.send(request)
+        expectError(response, 415, "unsupported_media_type")
+        #expect(response.headers["X-Request-Id"] != nil)
+    }
+
+    @Test func malformedJSONIs400InvalidRequest() throws {
+        let app = try TestAPI()
+        let request = Request(method: "POST", path: "/api/v1/auth/login", query: [:],
+                              headers: Headers([("Content-Type", "application/json")]),
+                              body: Array("{\"phone\": ".utf8), remoteAddress: "10.0.0.1")
+        expectError(try app.send(request), 400, "invalid_request")
+        let empty = Request(method: "POST", path: "/api/v1/auth/login", query: [:],
+                            headers: Headers([("Content-Type", "application/json")]), body: [], remoteAddress: "10.0.0.1")
+        expectError(try app.send(empty), 400, "invalid_request")
+    }
+
+    @Test func unknownFieldsAreIgnored() throws {
+        let app = try TestAPI()
+        let response = try app.send("POST", "/api/v1/auth/verification-codes",
+                                    json: ["phone": "13800138000", "purpose": "register", "locale": "zh-CN"])
+        #expect(response.status == 202)
+    }
+
+    @Test func unknownRoutesAre404AndWrongMethodsAre405InTheErrorShape() throws {
+        let app = try TestAPI()
+        expectError(try app.send("GET", "/api/v1/nowhere"), 404, "not_found")
+        let wrongMethod = try app.send("DELETE", "/api/v1/auth/login")
+        #expect(wrongMethod.status == 405)
+        #expect(Set(wrongMethod.json.keys) == ["error"])
+        #expect(wrongMethod.headers["Allow"] == "POST")
+    }
+
+    @Test func healthAndReadinessAnswerOK() throws {
+        let app = try TestAPI()
+        let health = try app.send("GET", "/healthz")
+        #expect(health.status == 200)
+        #expect(health.json["status"] as? String == "ok")
+        let ready = try app.send("GET", "/readyz")
+        #expect(ready.status == 200)
+        #expect(ready.json["status"] as? String == "ok")
+    }
+}

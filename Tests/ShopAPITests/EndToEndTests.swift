@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTP
+import ShopAPI
+import Testing
+
+@Suite("API over a real socket")
+struct EndToEndTests {
+    @Test func registerLogInAndReadMeOverHTTP() async throws {
+        let app = try TestAPI()
+        let server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 2), responder: app.api.responder)
+        try server.start()
+        defer { server.stop(grace: 5) }
+        #expect(server.port != 0)
+        let base = "http://127.0.0.1:\(server.port)"
+        let phone = "13800138000"
+
+        let code = try await post(base + "/api/v1/auth/verification-codes", ["phone": phone, "purpose": "register"])
+        #expect(code.status == 202)
+        #expect(code.headers["X-Request-Id"] != nil)
+        let digits = try #require(app.sender.lastCode(to: phone, for: "register"))
+
+        let registered = try await post(base + "/api/v1/auth/register",
+                                        ["phone": phone, "code": digits, "password": "flower123", "nickname": "小花"])
+        #expect(registered.status == 201)
+        #expect(registered.headers["Content-Type"] == "application/json; charset=utf-8")
+
+        let login = try await post(base + "/api/v1/auth/login", ["phone": "+86" + phone, "password": "flower123"])
+        #expect(login.status == 200)
+        let token = try #require(login.json["token"] as? String)
+
+        var me = URLRequest(url: URL(string: base + "/api/v1/me")!)
+        me.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        me.setValue("e2e-request-1", forHTTPHeaderField: "X-Request-Id")
+        let profile = try await send(me)
+        #expect(profile.status == 200)
+        #expect(profile.json["nickname"] as? String == "小花")
+        #expect(profile.json["phone"] as? String == "138****8000")
+        #expect(profile.headers["X-Request-Id"] == "e2e-request-1")
+
+        let anonymous = try await send(URLRequest(url: URL(string: base + "/api/v1/me")!))
+        #expect(anonymous.status == 401)
+        #expect((anonymous.json["error"] as? [String: Any])?["code"] as? String == "unauthorized")
+    }
+
+    struct Answer {
+        let status: Int
+        let headers: [String: String]
+        let json: [String: Any]
+    }
+
+    func post(_ url: String, _ body: [String: String]) async throws -> Answer {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        return try await send(request)
+    }
+
+    func send(_ request: URLRequest) async throws -> Answer {
+        var request = request
+        request.timeoutInterval = 10
+        let (data, response) = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+            URLSession.shared.dataTask(with: request) { data, response, error in
+                if let error { continuation.resume(throwing: error) } else if let response {
+                    continuation.resume(returning: (data ?? Data(), response))
+                } else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
+                }
+            }.resume()
+        }
+        let http = try #require(response as? HTTPURLResponse)
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased().capitalizedHeader] = value }
+        }
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return Answer(status: http.statusCode, headers: headers, json: json)
+    }
+}
+
+private extension String {
+    /// "x-request-id" → "X-Request-Id", so lookups do not depend on how the stack spelled the name.
+    var capitalizedHeader: String {
+        split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
+    }
+}

@@ -1,0 +1,43 @@
+/* A bare libmicrohttpd server answering {"status":"ok"}: the ceiling our Swift stack is compared
+ * against. Same daemon flags as HTTP.Server (epoll thread pool, ITC). Usage: hello PORT THREADS */
+#include <microhttpd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char body[] = "{\"status\":\"ok\"}";
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                              const char *version, const char *upload_data, size_t *upload_data_size, void **state) {
+    (void)cls; (void)url; (void)method; (void)version; (void)upload_data;
+    if (*state == NULL) { *state = (void *)1; return MHD_YES; }
+    if (*upload_data_size != 0) { *upload_data_size = 0; return MHD_YES; }
+    struct MHD_Response *response = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(response, "Content-Type", "application/json; charset=utf-8");
+    enum MHD_Result result = MHD_queue_response(connection, MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return result;
+}
+
+int main(int argc, char **argv) {
+    unsigned short port = argc > 1 ? (unsigned short)atoi(argv[1]) : 18191;
+    unsigned int threads = argc > 2 ? (unsigned int)atoi(argv[2]) : 4;
+    struct MHD_Daemon *daemon = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC, port, NULL, NULL,
+                                                 &answer, NULL,
+                                                 MHD_OPTION_THREAD_POOL_SIZE, threads,
+                                                 MHD_OPTION_CONNECTION_LIMIT, 4096u,
+                                                 MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+                                                 MHD_OPTION_END);
+    if (daemon == NULL) { fprintf(stderr, "hello: cannot listen on %u\n", port); return 1; }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    int sig;
+    sigwait(&set, &sig);
+    MHD_stop_daemon(daemon);
+    return 0;
+}
