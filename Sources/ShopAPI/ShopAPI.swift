@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import HTTP
 import ShopCore
 
@@ -22,6 +23,7 @@ public struct ShopAPI: Sendable {
         let root = router.group("")
         HealthController(shop: shop).register(root)
         DocsController(path: documentPath).register(root)
+        StorefrontController(directory: Bundle.module.url(forResource: "Public", withExtension: nil)).register(root)
         let api = router.group("/api/v1")
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
@@ -34,6 +36,9 @@ public struct ShopAPI: Sendable {
         let personalised = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts, required: false)])
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
         ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)
+        if shop.config.app.env == .development {
+            DevelopmentController(payments: shop.payments).register(signedIn)
+        }
         self.router = router
         self.responder = [requestID, errors].wrapping { request, context in
             try router.respond(to: request, context: context)

@@ -85,6 +85,26 @@ public struct PaymentService: Sendable {
         }
     }
 
+    /// Development only: signs a mockpay notification for one's own order and feeds it through
+    /// `receive`, exactly as the provider's call would arrive. Answers the order's status after.
+    public func simulateMockpay(_ orderID: OrderID, succeeded: Bool, for user: UserID) throws -> OrderStatus {
+        let number: String = try pool.read { db in
+            guard let order = try orders.find(orderID, of: user, db) else { throw OrderError.notFound }
+            return order.number
+        }
+        let attempt = try mockpayAttempt(orderNumber: number)
+        let event: [String: JSONValue] = [
+            "event_id": .string("sim_" + Hex.encode(SecureRandom().bytes(12))),
+            "payment_id": .number(Double(attempt.payment.rawValue)), "order_number": .string(number),
+            "amount_cents": .number(Double(attempt.order.totalCents)), "currency": .string("CNY"),
+            "status": .string(succeeded ? "succeeded" : "failed"), "occurred_at": .string(clock.now.formatted(.iso8601)),
+        ]
+        let body = Array(JSONValue.canonicalText(event).utf8)
+        _ = try receive(provider: PaymentProvider.mockpay.rawValue,
+                        headers: ["mockpay-signature": mockpaySignature(body: body, timestamp: clock.unixNow)], body: body)
+        return try pool.read { db in try orders.find(orderID, db)?.status ?? .cancelled }
+    }
+
     /// The `Mockpay-Signature` header for a body, signed with the configured secret.
     public func mockpaySignature(body: [UInt8], timestamp: Int64) -> String {
         MockpayVerifier.signatureHeader(secret: settings.mockpaySecret, timestamp: timestamp, body: body)

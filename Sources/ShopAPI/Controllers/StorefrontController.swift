@@ -1,0 +1,50 @@
+import Foundation
+import HTTP
+
+/// The storefront page at `/`: static HTML, CSS and JavaScript from `Public/`, read once at
+/// start-up. It talks to the shop only through the public API and holds no secret.
+struct StorefrontController {
+    let files: [String: (contentType: String, body: [UInt8])]
+
+    static let contentTypes = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
+                               "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png",
+                               "json": "application/json; charset=utf-8", "ico": "image/x-icon"]
+
+    /// Loads every file of the bundled `Public/` folder (one level, names only: no traversal).
+    init(directory: URL?) {
+        var files: [String: (String, [UInt8])] = [:]
+        if let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            for name in names {
+                let ext = (name as NSString).pathExtension.lowercased()
+                guard let type = Self.contentTypes[ext],
+                      let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { continue }
+                files[name] = (type, [UInt8](data))
+            }
+        }
+        self.files = files
+    }
+
+    func register(_ routes: RouteGroup) {
+        routes.get("/", use: index).get("/assets/:file", use: asset)
+    }
+
+    /// The storefront's page.
+    func index(_ request: Request, _ context: Context) throws -> Response {
+        try serve("index.html")
+    }
+
+    /// A stylesheet, script or image of the storefront.
+    func asset(_ request: Request, _ context: Context) throws -> Response {
+        try serve(try request.parameter("file"))
+    }
+
+    private func serve(_ name: String) throws -> Response {
+        guard let file = files[name] else { throw HTTPError.notFound("No such file.") }
+        var headers = Headers()
+        headers.set("Content-Type", file.contentType)
+        headers.set("Cache-Control", "no-cache")
+        headers.set("X-Content-Type-Options", "nosniff")
+        headers.set("Content-Security-Policy", "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'")
+        return Response(status: .ok, headers: headers, body: file.body)
+    }
+}
