@@ -4,7 +4,7 @@ BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libx
 BENCH_PACKAGES := wrk curl
 SHOP := .build/debug/shop
 
-.PHONY: all bootstrap build run test bench clean
+.PHONY: all bootstrap build run test unit contract reliability bench clean
 
 all: build
 
@@ -20,10 +20,27 @@ run: build
 	$(SHOP) seed demo --if-empty
 	$(SHOP) serve
 
-## Build and run every test.
-test: bootstrap
+## Build and run every test: the Swift suites, then Schemathesis against a real server.
+test: unit contract
+
+unit: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+CONTRACT_VENV := .venv-contract
+$(CONTRACT_VENV)/bin/schemathesis: scripts/requirements-contract.txt
+	@scripts/bootstrap.sh python3 python3-venv
+	python3 -m venv $(CONTRACT_VENV)
+	$(CONTRACT_VENV)/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements-contract.txt
+	touch $@
+
+## Schemathesis (pinned in scripts/requirements-contract.txt) against shop serve with the demo seed.
+contract: build $(CONTRACT_VENV)/bin/schemathesis
+	python3 scripts/contract_test.py $(CONTRACT_VENV)/bin/schemathesis
+
+## Crash (SIGKILL mid-checkout), overload and soak checks against a real server; a few minutes.
+reliability: build
+	python3 scripts/reliability.py
 
 ## Release build + wrk on loopback; see bench/RESULTS.md.
 bench: bootstrap
