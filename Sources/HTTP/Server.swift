@@ -118,5 +118,7 @@ public final class Server: @unchecked Sendable {
 /// Per-request state kept by libmicrohttpd between calls of the access handler.
 final class PendingRequest {
     var body: [UInt8] = []
+    /// Body bytes seen, kept or not.
+    var received = 0
     var tooLarge = false
 }

@@ -24,6 +24,12 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
 
     if uploadDataSize.pointee > 0 {
         let size = uploadDataSize.pointee
+        pending.received += size
+        if pending.received > 4 * server.options.maxBodyBytes {
+            // A client still streaming long after the limit gets its connection closed instead of
+            // an answer it would read only when it stops.
+            return .NO
+        }
         if !pending.tooLarge, let uploadData {
             if pending.body.count + size > server.options.maxBodyBytes {
                 pending.tooLarge = true
