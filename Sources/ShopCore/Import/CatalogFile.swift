@@ -14,7 +14,9 @@ enum CatalogFile {
         }
     }
 
-    /// Raw records, plus the problems found while reading (bad header, bad line, wrong field count).
+    /// Raw records, plus the problems of single records (bad line, wrong field count). A file that
+    /// cannot be read as a whole (unparseable CSV, empty, bad header) throws `invalidRows`: no row
+    /// of it is valid, so skipping invalid rows must not turn it into a successful empty import.
     static func read(_ bytes: [UInt8], format: Format) throws -> (records: [CatalogRowValidator.Raw], issues: [ImportIssue]) {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw ImportError.unreadable("the file is not valid UTF-8 text")
@@ -30,10 +32,10 @@ enum CatalogFile {
         do {
             records = try CSVReader.records(bytes)
         } catch let failure as CSVReader.Failure {
-            return ([], [ImportIssue(line: failure.line, column: "file", reason: failure.reason)])
+            throw ImportError.invalidRows([ImportIssue(line: failure.line, column: "file", reason: failure.reason)])
         }
         guard let header = records.first else {
-            return ([], [ImportIssue(line: 1, column: "header", reason: "the file is empty")])
+            throw ImportError.invalidRows([ImportIssue(line: 1, column: "header", reason: "the file is empty")])
         }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         var issues: [ImportIssue] = []
@@ -46,7 +48,7 @@ enum CatalogFile {
         if Set(names).count != names.count {
             issues.append(ImportIssue(line: header.line, column: "header", reason: "a column appears twice"))
         }
-        guard issues.isEmpty else { return ([], issues) }
+        guard issues.isEmpty else { throw ImportError.invalidRows(issues.sorted { ($0.line, $0.column) < ($1.line, $1.column) }) }
         var raws: [CatalogRowValidator.Raw] = []
         for record in records.dropFirst() {
             guard record.fields.count == names.count else {

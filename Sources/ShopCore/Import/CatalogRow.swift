@@ -89,7 +89,9 @@ struct CatalogRowValidator {
         }
 
         let stockText = text("stock", max: 10, required: true)
-        let stock = Int64(stockText)
+        // digits only (an optional '-' is read so that it can be reported as negative); no '+', no spaces
+        let unsigned = stockText.hasPrefix("-") ? stockText.dropFirst() : Substring(stockText)
+        let stock = !unsigned.isEmpty && unsigned.allSatisfy(\.isASCIIDigit) ? Int64(stockText) : nil
         if !stockText.isEmpty {
             if let stock {
                 if stock < 0 { fail("stock", "must not be negative") } else if stock > 1_000_000 { fail("stock", "must be at most 1000000") }

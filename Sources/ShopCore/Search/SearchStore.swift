@@ -3,6 +3,7 @@ import SQLite
 /// SQL for suggestions, the search log and the gram table.
 struct SearchStore {
     /// Up to `limit` titles and category names containing `text`, those starting with it first.
+    /// (Only the shop's own words: what other people typed is never suggested.)
     func suggestions(_ text: String, limit: Int, _ db: Connection) throws -> [String] {
         let prefix = SearchText.likePrefix(text)
         let contains = SearchText.likeContains(text)
@@ -11,14 +12,11 @@ struct SearchStore {
                 SELECT name AS term, CASE WHEN name LIKE ? ESCAPE '\\' THEN 0 ELSE 1 END AS rank, 1000000 AS weight
                 FROM categories WHERE name LIKE ? ESCAPE '\\'
                 UNION ALL
-                SELECT keyword, CASE WHEN keyword LIKE ? ESCAPE '\\' THEN 0 ELSE 1 END, COUNT(*) * 1000
-                FROM search_queries WHERE keyword LIKE ? ESCAPE '\\' GROUP BY keyword
-                UNION ALL
                 SELECT title, CASE WHEN title LIKE ? ESCAPE '\\' THEN 0 ELSE 1 END, sales
                 FROM products WHERE status = 'on_sale' AND title LIKE ? ESCAPE '\\'
             )
             GROUP BY term ORDER BY rank, LENGTH(term), weight DESC, term LIMIT ?
-            """, prefix, contains, prefix, contains, prefix, contains, limit)
+            """, prefix, contains, prefix, contains, limit)
         return try rows.map { try $0.string("term") }
     }
 

@@ -50,11 +50,11 @@ public enum SearchText {
 
     /// Every one- and two-character substring of `text`, lowercased (Unicode scalars, like trigrams).
     static func grams(_ text: String) -> Set<String> {
-        let scalars = Array(text.lowercased().unicodeScalars).filter { !$0.properties.isWhitespace }
+        let scalars = Array(text.lowercased().unicodeScalars)
         var grams = Set<String>()
-        for (index, scalar) in scalars.enumerated() {
+        for (index, scalar) in scalars.enumerated() where !scalar.properties.isWhitespace {
             grams.insert(String(scalar))
-            if index + 1 < scalars.count {
+            if index + 1 < scalars.count, !scalars[index + 1].properties.isWhitespace {
                 var pair = String.UnicodeScalarView()
                 pair.append(scalar)
                 pair.append(scalars[index + 1])

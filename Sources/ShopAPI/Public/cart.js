@@ -1,0 +1,177 @@
+// 购物车: quantities, selection, totals and the server's 99-item cap message; the checkout page.
+import { t, money } from './i18n.js';
+import { get, post, patch, del, newIdempotencyKey } from './api.js';
+import { h, replace, picture, toast, showError, busy, loadingBlock, emptyBlock, errorBlock } from './dom.js';
+import { ui, isSignedIn, setCartCount, navigate, refreshCartCount } from './state.js';
+
+function signInPrompt(text) {
+  return emptyBlock(text, h('a', { class: 'btn primary', href: '#/account', id: 'go-sign-in', onClick: () => { ui.returnTo = location.hash.slice(1); } }, t('sign_in')));
+}
+
+export function renderCart(page) {
+  page.append(h('h1', { class: 'page-title' }, t('cart_title')));
+  if (!isSignedIn()) { page.append(signInPrompt(t('sign_in_to_see'))); return; }
+
+  const notice = h('p', { id: 'cart-notice', class: 'notice', role: 'alert', hidden: true });
+  const lines = h('div', { id: 'cart-lines', class: 'cart-lines' }, loadingBlock());
+  const selectAll = h('input', { type: 'checkbox', id: 'select-all', class: 'check' });
+  const total = h('span', { class: 'price', id: 'cart-total' });
+  const count = h('span', { class: 'muted small', id: 'cart-count' });
+  const checkout = h('button', { class: 'btn primary', type: 'button', id: 'checkout-btn' }, t('checkout'));
+  const footer = h('div', { class: 'cart-footer', hidden: true },
+    h('label', { class: 'check-label' }, selectAll, t('select_all')),
+    h('div', { class: 'cart-sum' }, h('span', null, t('total') + ' '), total, count),
+    checkout);
+  const clearAll = h('button', { class: 'btn ghost small', type: 'button', id: 'clear-cart', hidden: true }, t('clear_cart'));
+  page.firstChild.append(clearAll);
+  page.append(notice, lines, footer);
+
+  let cart = null;
+  let working = false;
+
+  function say(error) {
+    notice.textContent = error.message;
+    notice.hidden = false;
+    showError(error);
+  }
+
+  /** One change at a time; the server's answer is the new cart, an error leaves the cart as it was. */
+  async function change(work) {
+    if (working) return;
+    working = true;
+    lines.classList.add('working');
+    try {
+      const next = await work();
+      notice.hidden = true;
+      if (next) show(next);
+    } catch (error) {
+      say(error);
+      if (cart) show(cart);
+    } finally {
+      working = false;
+      lines.classList.remove('working');
+    }
+  }
+
+  function line(item) {
+    const qty = h('input', { class: 'qty-input line-qty', type: 'number', min: 1, max: 99, value: String(item.quantity), inputmode: 'numeric', 'aria-label': t('quantity') });
+    const setQuantity = (n) => change(() => patch(`/cart/items/${item.id}`, { quantity: n }));
+    qty.addEventListener('change', () => {
+      const n = Number(qty.value);
+      if (!Number.isInteger(n) || n < 1) { qty.value = String(item.quantity); return; }
+      if (n !== item.quantity) setQuantity(n);
+    });
+    qty.addEventListener('keydown', (event) => { if (event.key === 'Enter') qty.blur(); });
+    const select = h('input', { type: 'checkbox', class: 'check line-select', checked: item.selected, 'aria-label': item.title });
+    select.addEventListener('change', () => change(() => patch(`/cart/items/${item.id}`, { selected: select.checked })));
+    return h('div', { class: 'cart-line card' + (item.available ? '' : ' unavailable'), dataset: { lineId: item.id, skuId: item.sku_id } },
+      select,
+      h('a', { href: `#/product/${item.product_id}`, class: 'thumb-link' }, picture(item.cover_url, { seed: item.product_id, cls: 'pic thumb', label: item.title })),
+      h('div', { class: 'line-info' },
+        h('a', { class: 'line-title', href: `#/product/${item.product_id}` }, item.title),
+        h('p', { class: 'muted small' }, item.sku_name,
+          !item.available ? h('span', { class: 'tag' }, t('unavailable'))
+            : item.stock < 10 ? h('span', { class: 'tag warn' }, t('low_stock', { n: item.stock })) : null),
+        h('div', { class: 'line-bottom' },
+          h('span', { class: 'price' }, money(item.price_cents)),
+          h('div', { class: 'stepper' },
+            h('button', { class: 'step minus', type: 'button', 'aria-label': '-', disabled: item.quantity <= 1, onClick: () => setQuantity(item.quantity - 1) }, '−'),
+            qty,
+            h('button', { class: 'step plus', type: 'button', 'aria-label': '+', onClick: () => setQuantity(item.quantity + 1) }, '+')))),
+      h('button', { class: 'remove', type: 'button', 'aria-label': t('remove'), title: t('remove'),
+        onClick: () => change(() => del(`/cart/items/${item.id}`)) }, '×'));
+  }
+
+  function show(next) {
+    cart = next;
+    setCartCount(cart.total_quantity);
+    if (!cart.items.length) {
+      replace(lines, emptyBlock(t('cart_empty'), h('a', { class: 'btn primary', href: '#/shop' }, t('go_shopping'))));
+      footer.hidden = true;
+      clearAll.hidden = true;
+      return;
+    }
+    replace(lines, cart.items.map(line));
+    footer.hidden = false;
+    clearAll.hidden = false;
+    selectAll.checked = cart.items.every((i) => i.selected);
+    total.textContent = money(cart.selected_total_cents);
+    count.textContent = ' · ' + t('items_count', { n: cart.selected_quantity });
+    checkout.disabled = cart.selected_quantity === 0;
+  }
+
+  selectAll.addEventListener('change', () => change(async () => {
+    let last = cart;
+    for (const item of cart.items) {
+      if (item.selected !== selectAll.checked) last = await patch(`/cart/items/${item.id}`, { selected: selectAll.checked });
+    }
+    return last;
+  }));
+  clearAll.addEventListener('click', () => change(async () => { const next = await del('/cart'); toast(t('cart_cleared')); return next; }));
+  checkout.addEventListener('click', () => navigate('/checkout'));
+
+  get('/cart').then(show, (error) => replace(lines, errorBlock(error, () => navigate('/cart'))));
+}
+
+export function renderCheckout(page) {
+  page.append(
+    h('button', { class: 'back', type: 'button', onClick: () => navigate('/cart') }, t('back')),
+    h('h1', { class: 'page-title' }, t('checkout_title')));
+  if (!isSignedIn()) { page.append(signInPrompt(t('sign_in_to_see'))); return; }
+  const body = h('div', null, loadingBlock());
+  page.append(body);
+  Promise.all([get('/cart'), get('/addresses')]).then(([cart, addresses]) => showCheckout(body, cart, addresses.items || []),
+    (error) => replace(body, errorBlock(error, () => navigate('/checkout'))));
+}
+
+function showCheckout(body, cart, addresses) {
+  const selected = cart.items.filter((i) => i.selected && i.available);
+  if (!selected.length) {
+    replace(body, emptyBlock(t('nothing_selected'), h('a', { class: 'btn primary', href: '#/cart' }, t('cart_title'))));
+    return;
+  }
+  let addressId = (addresses.find((a) => a.is_default) || addresses[0] || {}).id;
+  // One key per checkout attempt: a retry after a lost answer cannot create a second order.
+  let key = newIdempotencyKey();
+  const note = h('textarea', { id: 'order-note', class: 'input', rows: 2, maxlength: 200, placeholder: t('note_placeholder') });
+  const place = h('button', { class: 'btn primary', type: 'button', id: 'place-order', disabled: !addressId }, t('place_order'));
+  const addressCards = addresses.map((a) => {
+    const radio = h('input', { type: 'radio', name: 'address', class: 'check', value: String(a.id), checked: a.id === addressId });
+    radio.addEventListener('change', () => { addressId = a.id; key = newIdempotencyKey(); });
+    return h('label', { class: 'address-choice', dataset: { addressId: a.id } }, radio,
+      h('span', null,
+        h('strong', null, `${a.recipient}  ${a.phone}`), a.is_default ? h('span', { class: 'tag' }, t('default')) : null,
+        h('span', { class: 'muted small block' }, `${a.province}${a.city}${a.district} ${a.detail}`)));
+  });
+  note.addEventListener('input', () => { key = newIdempotencyKey(); });
+  place.addEventListener('click', () => busy(place, async () => {
+    const payload = { address_id: addressId };
+    if (note.value.trim()) payload.note = note.value.trim();
+    try {
+      const order = await post('/orders', payload, { headers: { 'Idempotency-Key': key } });
+      ui.highlightOrder = order.id;
+      ui.ordersStatus = '';
+      refreshCartCount();
+      toast(t('order_placed'));
+      navigate('/orders');
+    } catch (error) {
+      if (error.status) key = newIdempotencyKey();
+      throw error;
+    }
+  }));
+  replace(body,
+    h('section', { class: 'card', id: 'checkout-addresses' },
+      h('h2', { class: 'section-title' }, t('ship_to')),
+      addresses.length ? addressCards : h('p', { class: 'muted' }, t('need_address')),
+      h('a', { class: 'btn ghost small', href: '#/addresses?from=checkout', id: 'checkout-add-address' }, t('add_address'))),
+    h('section', { class: 'card' },
+      selected.map((i) => h('div', { class: 'summary-line' },
+        picture(i.cover_url, { seed: i.product_id, cls: 'pic thumb small' }),
+        h('span', { class: 'grow' }, i.title, h('span', { class: 'muted small block' }, i.sku_name)),
+        h('span', { class: 'nowrap' }, `${money(i.price_cents)} × ${i.quantity}`)))),
+    h('section', { class: 'card' }, h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('note')), note)),
+    h('div', { class: 'cart-footer' },
+      h('div', { class: 'cart-sum' }, h('span', null, t('total') + ' '), h('span', { class: 'price', id: 'checkout-total' }, money(cart.selected_total_cents)),
+        h('span', { class: 'muted small' }, ' · ' + t('items_count', { n: cart.selected_quantity }))),
+      place));
+}

@@ -1,0 +1,156 @@
+// Labels in Chinese and English; the language follows navigator.language.
+const strings = {
+  zh: {
+    brand: 'Floral 花店',
+    tagline: '把四季的花，送到你身边',
+    tab_shop: '商城', tab_column: '专栏', tab_cart: '购物车', tab_orders: '订单', tab_addresses: '地址', tab_account: '账户',
+    loading: '加载中…', load_more: '加载更多', no_more: '没有更多了', retry: '重试', back: '返回',
+    network_error: '网络好像断了，请稍后再试',
+    save: '保存', cancel: '取消', delete: '删除', edit: '编辑', confirm_delete: '确认删除？', submit: '提交',
+    // shop
+    search_placeholder: '搜索花束、绿植、礼盒…', search: '搜索', hot_searches: '热门搜索',
+    all_categories: '全部', sort: '排序',
+    sort_relevance: '综合', sort_newest: '最新', sort_price_asc: '价格从低到高', sort_price_desc: '价格从高到低', sort_sales: '销量',
+    price_filter: '价格', price_min: '最低价 ¥', price_max: '最高价 ¥', apply: '确定', clear: '清除',
+    price_invalid: '请输入正确的价格，例如 99 或 99.90',
+    results_count: '共 {n} 件商品', results_for: '“{q}”的搜索结果 {n} 件', no_products: '没有找到相关商品，换个关键词试试',
+    sold: '已售 {n}', sold_out: '售罄', from_price: '起',
+    choose_sku: '选择规格', quantity: '数量', stock_left: '库存 {n}', add_to_cart: '加入购物车', added_to_cart: '已加入购物车',
+    go_to_cart: '去购物车', details: '商品详情', attributes: '商品参数', please_choose_sku: '请先选择规格',
+    sign_in_first: '请先登录', product_missing: '商品不存在或已下架',
+    // account
+    sign_in: '登录', register: '注册', reset_password: '找回密码', sign_out: '退出登录',
+    phone: '手机号', phone_placeholder: '11 位手机号', code: '验证码', code_placeholder: '6 位验证码',
+    get_code: '获取验证码', resend_in: '{n}秒后重新发送', code_sent: '验证码已发送',
+    password: '密码', password_placeholder: '8–64 位密码', new_password: '新密码', nickname: '昵称（选填）',
+    signed_in: '登录成功', registered: '注册成功，欢迎来到 Floral', signed_out: '已退出登录',
+    reset_done: '密码已重置，请用新密码登录',
+    hello: '你好，{name}', author_badge: '专栏作家', joined: '{date} 加入',
+    profile: '个人资料', nickname_label: '昵称', signature_label: '签名', gender_label: '性别',
+    gender_male: '男', gender_female: '女', gender_unknown: '保密', saved: '已保存',
+    my_following: '我的关注', none_following: '还没有关注任何作者',
+    welcome_title: '欢迎来到 Floral', welcome_text: '登录后可以把喜欢的花加入购物车、下单和关注专栏作家。',
+    // cart
+    cart_title: '购物车', cart_empty: '购物车还是空的', go_shopping: '去逛逛', select_all: '全选',
+    total: '合计', checkout: '去结算', items_count: '{n} 件', unavailable: '已失效', low_stock: '仅剩 {n} 件',
+    remove: '删除', sign_in_to_see: '登录后查看', cart_cleared: '已清空', clear_cart: '清空',
+    // checkout
+    checkout_title: '确认订单', ship_to: '收货地址', add_address: '新增地址', note: '备注（选填）',
+    note_placeholder: '例如：贺卡写“生日快乐”', place_order: '提交订单', order_placed: '下单成功',
+    nothing_selected: '请先在购物车里勾选商品', need_address: '请先添加收货地址',
+    // addresses
+    addresses_title: '收货地址', default: '默认', set_default: '设为默认', no_addresses: '还没有收货地址',
+    recipient: '收货人', province: '省份', city: '城市', district: '区县', detail: '详细地址',
+    postal_code: '邮编（选填）', make_default: '设为默认地址', address_saved: '地址已保存', address_deleted: '地址已删除',
+    edit_address: '编辑地址',
+    // orders
+    orders_title: '我的订单', status_all: '全部', status_pending_payment: '待付款', status_paid: '已付款',
+    status_shipped: '已发货', status_completed: '已完成', status_cancelled: '已取消',
+    no_orders: '还没有订单', order_number: '订单号 {n}', created_at: '下单时间', pay_before: '请在 {t} 前付款',
+    cancel_order: '取消订单', order_cancelled: '订单已取消', pay_mockpay: '用 mockpay 支付', paid_ok: '支付成功',
+    pay_failed: '支付未成功，订单状态：{s}', confirm_receipt: '确认收货', received_ok: '已确认收货',
+    shipment: '物流：{c} {n}', dev_hint: '开发模式：模拟支付',
+    // column
+    column_authors: '作者', column_feed: '关注动态', column_top: '本周热门', column_articles: '文章',
+    followers: '粉丝 {n}', articles_n: '文章 {n}', following_n: '关注 {n}',
+    follow: '关注', unfollow: '已关注', followed: '关注成功', unfollowed: '已取消关注',
+    feed_empty: '还没有关注的作者，去看看推荐作者吧', feed_sign_in: '登录后查看你关注的作者的新文章',
+    no_articles: '还没有文章', views: '{n} 阅读', likes: '{n} 赞', comments_n: '{n} 评论',
+    like: '赞', liked: '已赞', comments: '评论', no_comments: '还没有评论，来说两句吧',
+    comment_placeholder: '写下你的评论（500 字以内）', post_comment: '发表', comment_posted: '评论已发表',
+    reply_to: '回复 @{name}', reply: '回复', sort_followers: '粉丝最多', all_articles: '全部', rank: '第 {n} 名', author_page: '作者主页',
+  },
+  en: {
+    brand: 'Floral',
+    tagline: 'Flowers of every season, to your door',
+    tab_shop: 'Shop', tab_column: 'Column', tab_cart: 'Cart', tab_orders: 'Orders', tab_addresses: 'Addresses', tab_account: 'Account',
+    loading: 'Loading…', load_more: 'Load more', no_more: 'That is all', retry: 'Retry', back: 'Back',
+    network_error: 'The network seems down; please try again',
+    save: 'Save', cancel: 'Cancel', delete: 'Delete', edit: 'Edit', confirm_delete: 'Really delete?', submit: 'Submit',
+    search_placeholder: 'Search bouquets, plants, gifts…', search: 'Search', hot_searches: 'Trending',
+    all_categories: 'All', sort: 'Sort',
+    sort_relevance: 'Best match', sort_newest: 'Newest', sort_price_asc: 'Price: low to high', sort_price_desc: 'Price: high to low', sort_sales: 'Best selling',
+    price_filter: 'Price', price_min: 'Min ¥', price_max: 'Max ¥', apply: 'Apply', clear: 'Clear',
+    price_invalid: 'Enter a price such as 99 or 99.90',
+    results_count: '{n} products', results_for: '{n} results for “{q}”', no_products: 'Nothing found; try another word',
+    sold: '{n} sold', sold_out: 'Sold out', from_price: 'from',
+    choose_sku: 'Choose an option', quantity: 'Quantity', stock_left: '{n} in stock', add_to_cart: 'Add to cart', added_to_cart: 'Added to your cart',
+    go_to_cart: 'Go to cart', details: 'Details', attributes: 'Specifications', please_choose_sku: 'Choose an option first',
+    sign_in_first: 'Please sign in first', product_missing: 'This product is not available',
+    sign_in: 'Sign in', register: 'Register', reset_password: 'Reset password', sign_out: 'Sign out',
+    phone: 'Phone', phone_placeholder: '11-digit mobile number', code: 'Code', code_placeholder: '6-digit code',
+    get_code: 'Get code', resend_in: 'Resend in {n}s', code_sent: 'Code sent',
+    password: 'Password', password_placeholder: '8–64 characters', new_password: 'New password', nickname: 'Nickname (optional)',
+    signed_in: 'Signed in', registered: 'Welcome to Floral', signed_out: 'Signed out',
+    reset_done: 'Password changed; sign in with the new one',
+    hello: 'Hello, {name}', author_badge: 'Column author', joined: 'Joined {date}',
+    profile: 'Profile', nickname_label: 'Nickname', signature_label: 'Signature', gender_label: 'Gender',
+    gender_male: 'Male', gender_female: 'Female', gender_unknown: 'Not saying', saved: 'Saved',
+    my_following: 'Following', none_following: 'You follow no author yet',
+    welcome_title: 'Welcome to Floral', welcome_text: 'Sign in to fill your cart, order and follow column authors.',
+    cart_title: 'Cart', cart_empty: 'Your cart is empty', go_shopping: 'Start shopping', select_all: 'All',
+    total: 'Total', checkout: 'Check out', items_count: '{n} items', unavailable: 'Unavailable', low_stock: 'Only {n} left',
+    remove: 'Remove', sign_in_to_see: 'Sign in to see it', cart_cleared: 'Cart emptied', clear_cart: 'Empty',
+    checkout_title: 'Confirm order', ship_to: 'Ship to', add_address: 'Add address', note: 'Note (optional)',
+    note_placeholder: 'e.g. write “Happy birthday” on the card', place_order: 'Place order', order_placed: 'Order placed',
+    nothing_selected: 'Select items in your cart first', need_address: 'Add a delivery address first',
+    addresses_title: 'Addresses', default: 'Default', set_default: 'Make default', no_addresses: 'No address yet',
+    recipient: 'Recipient', province: 'Province', city: 'City', district: 'District', detail: 'Street address',
+    postal_code: 'Postal code (optional)', make_default: 'Use as default address', address_saved: 'Address saved', address_deleted: 'Address deleted',
+    edit_address: 'Edit address',
+    orders_title: 'My orders', status_all: 'All', status_pending_payment: 'Awaiting payment', status_paid: 'Paid',
+    status_shipped: 'Shipped', status_completed: 'Completed', status_cancelled: 'Cancelled',
+    no_orders: 'No orders yet', order_number: 'Order {n}', created_at: 'Placed', pay_before: 'Pay before {t}',
+    cancel_order: 'Cancel order', order_cancelled: 'Order cancelled', pay_mockpay: 'Pay with mockpay', paid_ok: 'Payment received',
+    pay_failed: 'Payment did not go through; the order is {s}', confirm_receipt: 'Confirm receipt', received_ok: 'Receipt confirmed',
+    shipment: 'Shipped by {c}, {n}', dev_hint: 'Development mode: simulated payment',
+    column_authors: 'Authors', column_feed: 'Following', column_top: 'Top 10', column_articles: 'Articles',
+    followers: '{n} followers', articles_n: '{n} articles', following_n: '{n} following',
+    follow: 'Follow', unfollow: 'Following', followed: 'Followed', unfollowed: 'Unfollowed',
+    feed_empty: 'You follow no author yet; have a look at the authors', feed_sign_in: 'Sign in to read new articles from the authors you follow',
+    no_articles: 'No articles yet', views: '{n} views', likes: '{n} likes', comments_n: '{n} comments',
+    like: 'Like', liked: 'Liked', comments: 'Comments', no_comments: 'No comments yet; be the first',
+    comment_placeholder: 'Write a comment (up to 500 characters)', post_comment: 'Post', comment_posted: 'Comment posted',
+    reply_to: 'Reply to @{name}', reply: 'Reply', sort_followers: 'Most followed', all_articles: 'All', rank: 'No. {n}', author_page: 'Author',
+  },
+};
+
+export const lang = ((navigator.languages && navigator.languages[0]) || navigator.language || 'en')
+  .toLowerCase().startsWith('zh') ? 'zh' : 'en';
+export const locale = lang === 'zh' ? 'zh-CN' : 'en-US';
+
+/** The label for `key` in the page's language, with `{name}` placeholders filled from `params`. */
+export function t(key, params) {
+  const text = strings[lang][key] ?? strings.en[key] ?? key;
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** Cents as "¥159.00", computed with integers only. */
+export function money(cents) {
+  const value = Math.trunc(Number(cents) || 0);
+  const sign = value < 0 ? '-' : '';
+  const abs = Math.abs(value);
+  return `${sign}¥${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** "129" or "129.9" or "129.90" yuan as integer cents; null when it is not a price. */
+export function yuanToCents(text) {
+  const match = /^\s*(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(text || '');
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] || '').padEnd(2, '0'));
+}
+
+export function dateTime(value) {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleString(locale, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+}
+
+export function dateOnly(value) {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleDateString(locale, { year: 'numeric', month: 'short', day: 'numeric' });
+}

@@ -1,0 +1,294 @@
+// 商城: search with live suggestions and hot keywords, the category tree, sorted and filtered
+// product lists, and the product page with SKU choice and add-to-cart.
+import { t, money, yuanToCents } from './i18n.js';
+import { get, post } from './api.js';
+import { h, replace, picture, toast, showError, busy, debounce, loadingBlock, emptyBlock, errorBlock } from './dom.js';
+import { ui, requireSignIn, setCartCount, navigate } from './state.js';
+
+const PER_PAGE = 20;
+let categoriesPromise = null;
+
+function categories() {
+  if (!categoriesPromise) {
+    categoriesPromise = get('/categories').then((r) => r.items || []).catch((error) => { categoriesPromise = null; throw error; });
+  }
+  return categoriesPromise;
+}
+
+function findCategory(tree, id, parent = null) {
+  for (const node of tree) {
+    if (node.id === id) return { node, parent };
+    const found = findCategory(node.children || [], id, node);
+    if (found) return found;
+  }
+  return null;
+}
+
+export function productCard(p) {
+  const onSale = p.original_price_cents > p.price_cents;
+  return h('a', { class: 'card product-card', href: `#/product/${p.id}`, dataset: { productId: p.id } },
+    h('div', { class: 'product-pic-wrap' },
+      picture(p.cover_url, { seed: p.id, cls: 'pic product-pic', label: p.title }),
+      p.in_stock ? null : h('span', { class: 'tag sold-out' }, t('sold_out'))),
+    h('div', { class: 'product-info' },
+      h('h3', { class: 'product-title' }, p.title),
+      p.subtitle ? h('p', { class: 'product-subtitle' }, p.subtitle) : null,
+      h('div', { class: 'price-row' },
+        h('span', { class: 'price' }, money(p.price_cents)),
+        onSale ? h('del', { class: 'original-price' }, money(p.original_price_cents)) : null),
+      h('p', { class: 'muted small' }, t('sold', { n: p.sales }))));
+}
+
+export function renderShop(page) {
+  const s = ui.shop;
+  const input = h('input', {
+    id: 'search-input', class: 'search-input', type: 'search', value: s.q, placeholder: t('search_placeholder'),
+    autocomplete: 'off', enterkeyhint: 'search', 'aria-label': t('search'), 'aria-autocomplete': 'list',
+    'aria-controls': 'suggestions',
+  });
+  const suggestionList = h('ul', { id: 'suggestions', class: 'suggestions', role: 'listbox', hidden: true });
+  const form = h('form', { id: 'search-form', class: 'search', role: 'search' },
+    h('span', { class: 'search-icon', 'aria-hidden': 'true' }), input,
+    h('button', { class: 'btn primary search-btn', type: 'submit', id: 'search-btn' }, t('search')),
+    suggestionList);
+  const hot = h('div', { id: 'hot-keywords', class: 'hot' });
+  const categoryRow = h('div', { id: 'categories', class: 'chips scroll-x' });
+  const subcategoryRow = h('div', { id: 'subcategories', class: 'chips scroll-x sub', hidden: true });
+
+  const sortSelect = h('select', { id: 'sort', class: 'select', 'aria-label': t('sort') });
+  const minInput = h('input', { id: 'price-min', class: 'input', inputmode: 'decimal', placeholder: t('price_min'), value: s.min, 'aria-label': t('price_min') });
+  const maxInput = h('input', { id: 'price-max', class: 'input', inputmode: 'decimal', placeholder: t('price_max'), value: s.max, 'aria-label': t('price_max') });
+  const pricePanel = h('form', { id: 'price-panel', class: 'price-panel', hidden: !(s.min || s.max) },
+    minInput, h('span', { class: 'dash' }, '–'), maxInput,
+    h('button', { class: 'btn primary small', type: 'submit', id: 'price-apply' }, t('apply')),
+    h('button', { class: 'btn ghost small', type: 'button', id: 'price-clear', onClick: () => {
+      minInput.value = ''; maxInput.value = ''; s.min = ''; s.max = ''; reload();
+    } }, t('clear')));
+  const priceToggle = h('button', { class: 'btn ghost small filter-toggle', type: 'button', id: 'price-toggle',
+    'aria-expanded': String(!pricePanel.hidden), onClick: () => {
+      pricePanel.hidden = !pricePanel.hidden;
+      priceToggle.setAttribute('aria-expanded', String(!pricePanel.hidden));
+      if (!pricePanel.hidden) minInput.focus();
+    } }, t('price_filter'));
+  const summary = h('p', { id: 'result-summary', class: 'summary muted' });
+  const grid = h('div', { id: 'product-grid', class: 'grid', 'aria-live': 'polite' });
+  const more = h('button', { id: 'load-more', class: 'btn ghost wide', type: 'button', hidden: true }, t('load_more'));
+
+  page.append(
+    h('div', { class: 'hero' }, h('p', { class: 'hero-title' }, t('tagline'))),
+    form, hot, categoryRow, subcategoryRow,
+    h('div', { class: 'toolbar' }, sortSelect, priceToggle), pricePanel,
+    summary, grid, more);
+
+  // ---- sort ----
+  function fillSort() {
+    const options = s.q ? ['relevance', 'newest', 'price_asc', 'price_desc', 'sales'] : ['newest', 'price_asc', 'price_desc', 'sales'];
+    if (!options.includes(s.sort)) s.sort = options[0];
+    replace(sortSelect, options.map((o) => h('option', { value: o, selected: o === s.sort }, t('sort_' + o))));
+  }
+  sortSelect.addEventListener('change', () => { s.sort = sortSelect.value; reload(); });
+
+  // ---- price filter ----
+  pricePanel.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const min = minInput.value.trim();
+    const max = maxInput.value.trim();
+    if ((min && yuanToCents(min) === null) || (max && yuanToCents(max) === null)) { toast(t('price_invalid'), 'error'); return; }
+    s.min = min; s.max = max;
+    reload();
+  });
+
+  // ---- search and suggestions ----
+  let suggestionSeq = 0;
+  let activeSuggestion = -1;
+  function hideSuggestions() { suggestionList.hidden = true; activeSuggestion = -1; input.setAttribute('aria-expanded', 'false'); }
+  function search(term) {
+    s.q = term.trim();
+    input.value = s.q;
+    hideSuggestions();
+    input.blur();
+    s.sort = s.q ? 'relevance' : 'newest';
+    reload().then(loadHot);
+  }
+  const suggest = debounce(async () => {
+    const q = input.value.trim();
+    const seq = ++suggestionSeq;
+    if (!q) { hideSuggestions(); return; }
+    let items = [];
+    try { items = (await get('/search/suggestions', { q })).items || []; } catch { items = []; }
+    if (seq !== suggestionSeq || document.activeElement !== input) return;
+    replace(suggestionList, items.map((term, i) => h('li', {
+      class: 'suggestion', role: 'option', id: `suggestion-${i}`, dataset: { term },
+      onMousedown: (event) => event.preventDefault(),
+      onClick: () => search(term),
+    }, term)));
+    suggestionList.hidden = items.length === 0;
+    input.setAttribute('aria-expanded', String(items.length > 0));
+  }, 160);
+  input.addEventListener('input', suggest);
+  input.addEventListener('focus', () => { if (input.value.trim()) suggest(); });
+  input.addEventListener('blur', () => setTimeout(hideSuggestions, 120));
+  input.addEventListener('keydown', (event) => {
+    const options = [...suggestionList.querySelectorAll('.suggestion')];
+    if (event.key === 'Escape') { hideSuggestions(); return; }
+    if (suggestionList.hidden || !options.length || !['ArrowDown', 'ArrowUp'].includes(event.key)) return;
+    event.preventDefault();
+    activeSuggestion = (activeSuggestion + (event.key === 'ArrowDown' ? 1 : -1) + options.length) % options.length;
+    options.forEach((o, i) => o.classList.toggle('active', i === activeSuggestion));
+    input.value = options[activeSuggestion].dataset.term;
+  });
+  form.addEventListener('submit', (event) => { event.preventDefault(); search(input.value); });
+
+  async function loadHot() {
+    try {
+      const items = (await get('/search/hot')).items || [];
+      replace(hot, items.length ? [h('span', { class: 'hot-label' }, t('hot_searches')),
+        items.map((k) => h('button', { class: 'chip hot-chip', type: 'button', onClick: () => search(k.keyword) }, k.keyword))] : null);
+    } catch {
+      replace(hot);
+    }
+  }
+
+  // ---- categories ----
+  async function fillCategories() {
+    let tree;
+    try { tree = await categories(); } catch { replace(categoryRow); return; }
+    const found = s.categoryId ? findCategory(tree, s.categoryId) : null;
+    const top = found ? (found.parent && tree.includes(found.parent) ? found.parent : found.node) : null;
+    const chip = (label, id, active) => h('button', {
+      class: 'chip' + (active ? ' active' : ''), type: 'button', 'aria-pressed': String(active), dataset: { categoryId: id ?? '' },
+      onClick: () => { s.categoryId = id; fillCategories(); reload(); },
+    }, label);
+    replace(categoryRow, chip(t('all_categories'), null, !s.categoryId), tree.map((c) => chip(c.name, c.id, top && top.id === c.id)));
+    const children = top ? top.children || [] : [];
+    subcategoryRow.hidden = children.length === 0;
+    replace(subcategoryRow, children.length ? [chip(t('all_categories'), top.id, s.categoryId === top.id),
+      children.map((c) => chip(c.name, c.id, s.categoryId === c.id))] : null);
+  }
+
+  // ---- products ----
+  let pageNo = 1;
+  let listSeq = 0;
+  async function load(reset) {
+    const seq = ++listSeq;
+    if (reset) { pageNo = 1; replace(grid, loadingBlock()); more.hidden = true; }
+    const query = {
+      q: s.q || null, category_id: s.categoryId, sort: s.sort,
+      min_price_cents: s.min ? yuanToCents(s.min) : null, max_price_cents: s.max ? yuanToCents(s.max) : null,
+      page: pageNo, per_page: PER_PAGE,
+    };
+    try {
+      const result = await get('/products', query);
+      if (seq !== listSeq) return;
+      if (reset) replace(grid);
+      grid.append(...result.items.map(productCard));
+      summary.textContent = s.q ? t('results_for', { q: s.q, n: result.total }) : t('results_count', { n: result.total });
+      if (result.total === 0) replace(grid, emptyBlock(t('no_products')));
+      more.hidden = pageNo * PER_PAGE >= result.total;
+    } catch (error) {
+      if (seq !== listSeq) return;
+      if (reset) replace(grid, errorBlock(error, () => load(true))); else showError(error);
+    }
+  }
+  function reload() { fillSort(); return load(true); }
+  more.addEventListener('click', () => busy(more, async () => { pageNo += 1; await load(false); }));
+
+  fillSort();
+  loadHot();
+  fillCategories();
+  load(true);
+}
+
+// ---- product page ----
+
+export function renderProduct(page, [id]) {
+  page.append(loadingBlock());
+  get(`/products/${id}`).then((p) => showProduct(page, p), (error) => {
+    replace(page, backLink(), error.status === 404 ? emptyBlock(t('product_missing')) : errorBlock(error, () => navigate(`/product/${id}`)));
+  });
+}
+
+function backLink() {
+  return h('button', { class: 'back', type: 'button', id: 'back', onClick: () => {
+    if (history.length > 1) history.back(); else navigate('/shop');
+  } }, t('back'));
+}
+
+function showProduct(page, p) {
+  const urls = [...new Set([p.cover_url, ...(p.images || [])].filter(Boolean))];
+  const counter = h('span', { class: 'gallery-count' }, urls.length > 1 ? `1/${urls.length}` : '');
+  const gallery = h('div', { class: 'gallery', id: 'gallery' },
+    (urls.length ? urls : ['']).map((url, i) => picture(url, { seed: p.id + i, cls: 'pic gallery-pic', label: p.title })));
+  gallery.addEventListener('scroll', () => {
+    const index = Math.round(gallery.scrollLeft / Math.max(1, gallery.clientWidth));
+    if (urls.length > 1) counter.textContent = `${index + 1}/${urls.length}`;
+  }, { passive: true });
+
+  const skus = p.skus || [];
+  let chosen = skus.find((sku) => sku.stock > 0) || null;
+  let quantity = 1;
+  const price = h('span', { class: 'price big', id: 'product-price' });
+  const original = h('del', { class: 'original-price' });
+  const stock = h('span', { class: 'muted small', id: 'sku-stock' });
+  const qtyInput = h('input', { id: 'product-qty', class: 'qty-input', type: 'number', min: 1, max: 99, value: '1', inputmode: 'numeric', 'aria-label': t('quantity') });
+  const notice = h('p', { id: 'product-notice', class: 'notice', role: 'alert', hidden: true });
+  const skuButtons = skus.map((sku) => h('button', {
+    class: 'sku', type: 'button', disabled: sku.stock <= 0, dataset: { skuId: sku.id },
+    onClick: () => { chosen = sku; update(); },
+  }, h('span', { class: 'sku-name' }, sku.name), h('span', { class: 'sku-price' }, money(sku.price_cents))));
+
+  function update() {
+    const cents = chosen ? chosen.price_cents : p.price_cents;
+    price.textContent = money(cents) + (chosen ? '' : ' ' + t('from_price'));
+    original.textContent = p.original_price_cents > cents ? money(p.original_price_cents) : '';
+    stock.textContent = chosen ? t('stock_left', { n: chosen.stock }) : '';
+    for (const button of skuButtons) {
+      const on = chosen && Number(button.dataset.skuId) === chosen.id;
+      button.classList.toggle('active', Boolean(on));
+      button.setAttribute('aria-pressed', String(Boolean(on)));
+    }
+    qtyInput.value = String(quantity);
+  }
+  const setQuantity = (n) => { quantity = Math.max(1, Math.min(99, Number.isInteger(n) ? n : 1)); update(); };
+  qtyInput.addEventListener('change', () => setQuantity(parseInt(qtyInput.value, 10)));
+
+  const addButton = h('button', { class: 'btn primary grow', type: 'button', id: 'add-to-cart', disabled: !p.in_stock }, p.in_stock ? t('add_to_cart') : t('sold_out'));
+  addButton.addEventListener('click', () => {
+    if (!chosen) { toast(t('please_choose_sku'), 'error'); return; }
+    if (!requireSignIn()) return;
+    notice.hidden = true;
+    busy(addButton, async () => {
+      const cart = await post('/cart/items', { sku_id: chosen.id, quantity });
+      setCartCount(cart.total_quantity);
+      toast(t('added_to_cart'));
+    }, (error) => { notice.textContent = error.message; notice.hidden = false; showError(error); });
+  });
+
+  const attributes = Object.entries(p.attributes || {});
+  replace(page,
+    h('div', { class: 'gallery-wrap' }, gallery, counter, h('div', { class: 'floating-back' }, backLink())),
+    h('article', { class: 'card product-detail', id: 'product-detail', dataset: { productId: p.id } },
+      h('div', { class: 'price-row' }, price, original, h('span', { class: 'muted small push' }, t('sold', { n: p.sales }))),
+      h('h1', { class: 'product-name', id: 'product-title' }, p.title),
+      p.subtitle ? h('p', { class: 'muted' }, p.subtitle) : null),
+    skus.length ? h('section', { class: 'card' },
+      h('h2', { class: 'section-title' }, t('choose_sku')),
+      h('div', { class: 'sku-list', id: 'sku-list' }, skuButtons),
+      h('div', { class: 'qty-row' },
+        h('span', null, t('quantity')),
+        h('div', { class: 'stepper' },
+          h('button', { class: 'step', type: 'button', 'aria-label': '-', onClick: () => setQuantity(quantity - 1) }, '−'),
+          qtyInput,
+          h('button', { class: 'step', type: 'button', 'aria-label': '+', onClick: () => setQuantity(quantity + 1) }, '+')),
+        stock)) : null,
+    notice,
+    attributes.length ? h('section', { class: 'card' },
+      h('h2', { class: 'section-title' }, t('attributes')),
+      h('dl', { class: 'attributes' }, attributes.map(([key, value]) => [h('dt', null, key),
+        h('dd', null, typeof value === 'string' ? value : JSON.stringify(value))]))) : null,
+    p.description ? h('section', { class: 'card' }, h('h2', { class: 'section-title' }, t('details')), h('p', { class: 'description' }, p.description)) : null,
+    h('div', { class: 'action-bar' },
+      h('a', { class: 'btn ghost', href: '#/cart', id: 'go-to-cart' }, t('go_to_cart')),
+      addButton));
+  update();
+}

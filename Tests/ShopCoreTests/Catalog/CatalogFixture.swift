@@ -1,0 +1,106 @@
+import Foundation
+import SQLite
+@testable import ShopCore
+
+/// One SKU row of a catalogue file, with plausible defaults; `csv` quotes every field.
+struct CatalogLine {
+    static let header = "product_code,sku_code,sku_name,title,subtitle,category,price,original_price,stock,"
+        + "description,cover_url,image_urls,attributes,status"
+
+    var product = "P1"
+    var sku = "P1-S1"
+    var skuName = "11枝"
+    var title = "红玫瑰花束"
+    var subtitle = ""
+    var category = "花束/玫瑰"
+    var price = "129.00"
+    var originalPrice = ""
+    var stock = "10"
+    var description = ""
+    var cover = ""
+    var images = ""
+    var attributes = ""
+    var status = ""
+
+    var fields: [String] {
+        [product, sku, skuName, title, subtitle, category, price, originalPrice, stock, description, cover, images,
+         attributes, status]
+    }
+
+    var csv: String {
+        fields.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",")
+    }
+
+    /// A CSV file: the header, then each line, LF-terminated.
+    static func file(_ lines: [CatalogLine]) -> String {
+        ([header] + lines.map(\.csv)).joined(separator: "\n") + "\n"
+    }
+}
+
+/// Every row of the catalogue and search tables: "the database is unchanged" compares two of these.
+struct CatalogSnapshot: Equatable {
+    let tables: [String: [[SQLValue]]]
+
+    var productCount: Int { tables["products"]?.count ?? 0 }
+    var skuCount: Int { tables["skus"]?.count ?? 0 }
+    var categoryCount: Int { tables["categories"]?.count ?? 0 }
+}
+
+extension TestShop {
+    var catalogService: CatalogService { shop.catalog }
+
+    /// Imports CSV text through the same path as a file.
+    @discardableResult
+    func importCatalogCSV(_ text: String, _ options: CatalogImporter.Options = .init()) throws -> CatalogImporter.Outcome {
+        try shop.catalogImporter.importData(Array(text.utf8), format: .csv, options: options)
+    }
+
+    @discardableResult
+    func importCatalogLines(_ lines: [CatalogLine], _ options: CatalogImporter.Options = .init()) throws -> CatalogImporter.Outcome {
+        try importCatalogCSV(CatalogLine.file(lines), options)
+    }
+
+    @discardableResult
+    func importCatalogJSONLines(_ text: String, _ options: CatalogImporter.Options = .init()) throws -> CatalogImporter.Outcome {
+        try shop.catalogImporter.importData(Array(text.utf8), format: .jsonLines, options: options)
+    }
+
+    func catalogSnapshot() throws -> CatalogSnapshot {
+        try pool.read { db in
+            var tables: [String: [[SQLValue]]] = [:]
+            for table in ["categories", "products", "skus", "product_images", "product_grams", "search_queries"] {
+                let columns = try db.query("SELECT name FROM pragma_table_info(?)", table).map { try $0.string("name") }
+                tables[table] = try db.query("SELECT * FROM \"\(table)\" ORDER BY 1, 2").map { row in columns.map { row[$0] } }
+            }
+            tables["products_fts"] = try db.query("SELECT rowid, title, subtitle, description FROM products_fts ORDER BY rowid")
+                .map { row in (0..<4).map { row[$0] } }
+            return CatalogSnapshot(tables: tables)
+        }
+    }
+
+    func catalogProductID(code: String) throws -> ProductID {
+        guard let id = try pool.read({ db in try db.scalarInt("SELECT id FROM products WHERE code = ?", code) }) else {
+            throw FixtureError("no product \(code)")
+        }
+        return ProductID(id)
+    }
+
+    func catalogCategoryID(path: String) throws -> CategoryID {
+        guard let id = try pool.read({ db in try db.scalarInt("SELECT id FROM categories WHERE path = ?", path) }) else {
+            throw FixtureError("no category \(path)")
+        }
+        return CategoryID(id)
+    }
+
+    /// Sales are counted by orders, not imported: tests set them directly.
+    func setCatalogSales(_ sales: Int64, code: String) throws {
+        try pool.write { db in _ = try db.run("UPDATE products SET sales = ? WHERE code = ?", sales, code) }
+    }
+
+    /// Titles of one page of on-sale products for a query.
+    func catalogTitles(_ text: String? = nil, category: CategoryID? = nil, min: Int64? = nil, max: Int64? = nil,
+                sort: ProductSort? = nil, page: Int = 1, perPage: Int = 20) throws -> [String] {
+        try catalogService.products(ProductQuery(categoryID: category, text: text, minPriceCents: min, maxPriceCents: max, sort: sort,
+                                          page: try PageRequest(page: page, perPage: perPage))).items.map(\.title)
+    }
+}
