@@ -57,6 +57,27 @@ struct ArticleResponse: Encodable {
         liked = a.liked
         publishedAt = a.publishedAt
     }
+
+    /// `category_id` is always present (null when none); `liked` only for a signed-in caller.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encode(summary, forKey: .summary)
+        try c.encode(coverURL, forKey: .coverURL)
+        try c.encode(content, forKey: .content)
+        try c.encode(categoryID, forKey: .categoryID)
+        try c.encode(author, forKey: .author)
+        try c.encode(views, forKey: .views)
+        try c.encode(likesCount, forKey: .likesCount)
+        try c.encode(commentsCount, forKey: .commentsCount)
+        try c.encodeIfPresent(liked, forKey: .liked)
+        try c.encode(publishedAt, forKey: .publishedAt)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, summary, coverURL, content, categoryID, author, views, likesCount, commentsCount, liked, publishedAt
+    }
 }
 
 struct ArticleCategoryResponse: Encodable {

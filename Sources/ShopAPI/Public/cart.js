@@ -77,7 +77,8 @@ export function renderCart(page) {
           h('div', { class: 'stepper' },
             h('button', { class: 'step minus', type: 'button', 'aria-label': '-', disabled: item.quantity <= 1, onClick: () => setQuantity(item.quantity - 1) }, '−'),
             qty,
-            h('button', { class: 'step plus', type: 'button', 'aria-label': '+', onClick: () => setQuantity(item.quantity + 1) }, '+')))),
+            // "+" adds one more of the SKU (the server merges it into this line and enforces the cap).
+            h('button', { class: 'step plus', type: 'button', 'aria-label': '+', onClick: () => change(() => post('/cart/items', { sku_id: item.sku_id, quantity: 1 })) }, '+')))),
       h('button', { class: 'remove', type: 'button', 'aria-label': t('remove'), title: t('remove'),
         onClick: () => change(() => del(`/cart/items/${item.id}`)) }, '×'));
   }

@@ -3,6 +3,7 @@ const strings = {
   zh: {
     brand: 'Floral 花店',
     tagline: '把四季的花，送到你身边',
+    hero: '每一束花，都有它想说的话',
     tab_shop: '商城', tab_column: '专栏', tab_cart: '购物车', tab_orders: '订单', tab_addresses: '地址', tab_account: '账户',
     loading: '加载中…', load_more: '加载更多', no_more: '没有更多了', retry: '重试', back: '返回',
     network_error: '网络好像断了，请稍后再试',
@@ -63,6 +64,7 @@ const strings = {
   en: {
     brand: 'Floral',
     tagline: 'Flowers of every season, to your door',
+    hero: 'Every bunch has something to say',
     tab_shop: 'Shop', tab_column: 'Column', tab_cart: 'Cart', tab_orders: 'Orders', tab_addresses: 'Addresses', tab_account: 'Account',
     loading: 'Loading…', load_more: 'Load more', no_more: 'That is all', retry: 'Retry', back: 'Back',
     network_error: 'The network seems down; please try again',

@@ -75,7 +75,7 @@ export function renderShop(page) {
   const more = h('button', { id: 'load-more', class: 'btn ghost wide', type: 'button', hidden: true }, t('load_more'));
 
   page.append(
-    h('div', { class: 'hero' }, h('p', { class: 'hero-title' }, t('tagline'))),
+    h('div', { class: 'hero' }, h('p', { class: 'hero-title' }, t('hero'))),
     form, hot, categoryRow, subcategoryRow,
     h('div', { class: 'toolbar' }, sortSelect, priceToggle), pricePanel,
     summary, grid, more);
