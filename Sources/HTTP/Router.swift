@@ -39,24 +39,34 @@ public final class Router: @unchecked Sendable {
     }
 
     /// Dispatches a request: the matching handler, else 405 (path known, method not) or 404.
+    /// When several patterns match a path, the most specific (most literal segments) wins, so
+    /// `/articles/top` is not also `/articles/:id`.
     public func respond(to request: Request, context: Context) throws -> Response {
         let parts = Self.split(request.path)
-        var allowed: [String] = []
+        var best: [(route: Route, parameters: [String: String])] = []
+        var bestSpecificity = -1
         for route in routes {
             guard let parameters = Self.match(route.segments, parts) else { continue }
-            let method = request.method == "HEAD" ? "GET" : request.method
-            guard route.method == method else {
-                allowed.append(route.method)
-                continue
+            let specificity = route.segments.filter { if case .literal = $0 { true } else { false } }.count
+            if specificity > bestSpecificity {
+                best = [(route, parameters)]
+                bestSpecificity = specificity
+            } else if specificity == bestSpecificity {
+                best.append((route, parameters))
             }
+        }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        if let (route, parameters) = best.first(where: { $0.route.method == method }) {
             var request = request
             request.parameters = parameters
             return try route.responder(request, context)
         }
-        if allowed.isEmpty { throw HTTPError.notFound("No route for \(request.path).") }
+        if best.isEmpty { throw HTTPError.notFound("No route for \(request.path).") }
+        var allowed = Set(best.map(\.route.method))
+        if allowed.contains("GET") { allowed.insert("HEAD") }
         var response = HTTPError(.methodNotAllowed, code: "method_not_allowed",
                                  message: "\(request.method) is not allowed here.").response
-        response.headers.set("Allow", Array(Set(allowed)).sorted().joined(separator: ", "))
+        response.headers.set("Allow", allowed.sorted().joined(separator: ", "))
         return response
     }
 

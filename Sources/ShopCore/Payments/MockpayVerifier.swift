@@ -39,7 +39,8 @@ struct MockpayVerifier: PaymentVerifier {
         guard signatures.contains(where: { constantTimeEquals($0, expected) }) else {
             throw PaymentError.invalidSignature("signature does not match")
         }
-        guard abs(now - timestamp) <= Self.tolerance else {
+        let (age, overflow) = now.subtractingReportingOverflow(timestamp)
+        guard !overflow, (-Self.tolerance...Self.tolerance).contains(age) else {
             throw PaymentError.invalidSignature("timestamp is outside the 5-minute tolerance")
         }
         guard let parsed = try? JSONDecoder().decode(Body.self, from: Data(body)) else {

@@ -5,16 +5,18 @@ public enum SearchText {
     /// The longest query accepted, in characters.
     public static let maxLength = 64
 
-    /// Trimmed text, or nil when nothing is left; throws past `maxLength`.
+    /// The text with control characters turned into spaces and trimmed, or nil when nothing is
+    /// left; throws past `maxLength`.
     public static func normalize(_ raw: String?) throws -> String? {
         guard let raw else { return nil }
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        var scalars = String.UnicodeScalarView()
+        for scalar in raw.unicodeScalars {
+            scalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
+        }
+        let text = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return nil }
         guard text.count <= maxLength else {
             throw ValidationError("q", "q must be at most \(maxLength) characters.")
-        }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ValidationError("q", "q must not contain control characters.")
         }
         return text
     }

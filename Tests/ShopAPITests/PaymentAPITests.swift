@@ -1,0 +1,626 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTP
+import SQLite
+import ShopAPI
+@testable import ShopCore
+import Testing
+
+/// Fixed secrets and keys of the payment API tests (RSA pairs made with `openssl genpkey` for these tests only;
+/// "other" plays a key that is not Alipay's).
+enum PaymentAPIKeys {
+    static let mockpaySecret = "whsec_floral_test_secret"
+    /// The API key of WeChat's published v2 signature example.
+    static let wechatAPIKey = "192006250b4c09247ec02edce69f6a2d"
+    static let wechatAppID = "wx2421b1c4370ec43b"
+    static let wechatMchID = "10000100"
+    static let alipayAppID = "2021000148600001"
+    static let alipaySellerID = "2088102146225135"
+
+    static let alipayPublicPEM = """
+-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEApUEqu5XL5JfmBYDXj87m
+k7uqQ2DrQFjxk129nMypYr3quNlrY/2zNLcYm6lyimP1jqK02HZqtniTBNcY5wJh
+jG4UBc7z9Cfw+g6D8+BBU3OAa40SXv7oX3dk/SEblHeTXC4tijgIhjJNF3ysJiLz
+T8atV4RF43EW7LiuU+2Q35gf7qZa+2r2U+DgHZK/pFzXLz9rftiHdPoy6eVik2lc
+tpoE/tlENbRkoHBq/qb58xdPvQoa49jeK0lu5rKu8IaVM3vsHNSvF8brJ55E/7Jc
+rYdUxDlL7faNLuo/ChK+h4FQ6UFgMJ2tzYgoq75FfLwhcjbub8s5hsyi3jOdVvP7
+WwIDAQAB
+-----END PUBLIC KEY-----
+"""
+
+    static let alipayPrivatePEM = """
+-----BEGIN PRIVATE KEY-----
+MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQClQSq7lcvkl+YF
+gNePzuaTu6pDYOtAWPGTXb2czKliveq42Wtj/bM0txibqXKKY/WOorTYdmq2eJME
+1xjnAmGMbhQFzvP0J/D6DoPz4EFTc4BrjRJe/uhfd2T9IRuUd5NcLi2KOAiGMk0X
+fKwmIvNPxq1XhEXjcRbsuK5T7ZDfmB/uplr7avZT4OAdkr+kXNcvP2t+2Id0+jLp
+5WKTaVy2mgT+2UQ1tGSgcGr+pvnzF0+9Chrj2N4rSW7msq7whpUze+wc1K8Xxusn
+nkT/slyth1TEOUvt9o0u6j8KEr6HgVDpQWAwna3NiCirvkV8vCFyNu5vyzmGzKLe
+M51W8/tbAgMBAAECggEACqx33x/gyIYLJGXbBn3dpMMlTy7OYxybleIjIiKR+j+8
+Dm50okO7tHbzDvLV5BxquujFd4nGgLyu+kwOXrVnqZNelbV1SlreFLilSzY74fD+
+5XN6MUqTpb7ndfYSevdyPCz7YgcWfdx34EF8OQZe4tM5VQLFJNikG2weTmt0xQxK
+s4Sw3BeZU+Ly4/DUWPs/ma242eYMyhSMJWoazxMRPqcUVszmJzGHn29ujIs2t7kb
+oXhJvPKgKwQ8REzAAeFXDIzg1qN+wnX29BsNzm/Ia84otFw1z7mS4G36STl7/mmh
+7WwznK+I99SFlIy0x/eQopG5G51fiaQhlaMPvfKfaQKBgQDe/iFa8snqGJ/OscLm
+33PwNl0sPcvTtXZ46PanQWRoENufoCSjI9nM2a/dEANdIfx0LiVDCblEh6qCd/oK
+rfbSIwtO11FYJbaZPl6ICFWHKFtpgEFO+aHXKZTOeMwW5g7HhzKyqXn5ouujpuDE
+DFyC9SfUQGbk6n9AYMhqbrHbtwKBgQC9tynWjzk+VnPC7axjwdmQ+mBPXS1wbdmX
+K8uzsH4C/1nxn7RE5ZqPAmEfUiNyEDF0aNvRykGkTgVqUEzaSdu5weJor4JojA4t
+ntyPlCT2M+pkMEIfbitO6DFKotQJjKp1Hq2MopZUOj7QyukoYDSF3b2JvsEX4/zg
+PG1aZfflfQKBgQCJXvrDYXAb44GHPqD3w05T+9mYKJWJXW+XesSAMtuc9E2n32rS
+iYJiHPSm9XdtB0PTep3/11ynp//Vkf2aWKMFvwr3TdPRvqHnc7GekavGsIjnzFfv
+Q/98YiRGscngjWcradFEmP0IWWJalbI/c/IFxur7aZU5jnBIA5dTYc/1rwKBgDpg
+UAlrjMu3wmsqwy73CUFpKZWCMGc2BgxUN5wVJNE7Tavh3pCMriBvNP90QN/qR61w
+TqOhPs2WDGiISP2qWGgyVr6rss8EuaAkD+5GQZFYrDkj+FS/i6f+Hpy+ucwuco0T
+YYeyx9snCQkqRtBbug2vC5GFFtmJF9jP/z4fvkXpAoGBAJ1xXQmwnnck6no0vU8m
+6EJPy9zI5g/Iqfce9vZR9DviOXdrVKcz69O38z7K/ECmP1gRTGCDtMxCiKkumsgD
+xTt8VM5tobrpXDHmlEE3zxl+Y3aes/m+rLGJqPC6/OiERi5CeO0UBMF5RTNDp9WY
+iVxiq79cAfUHhDEV0fFbp7WE
+-----END PRIVATE KEY-----
+"""
+
+    static let otherPublicPEM = """
+-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAujajfCTkSfM9h/0e2Nki
+pXNEcUETlpypadskttr+SedZMYnzYhgk+hpe7cysMOB5FRLvM5muT0K+b3gKiTub
+CHl6QDQDtYlUkCxqnzHQMRGu0HqYHOfGWyjhRJpnSovVejzWN0+gp6HMGcBkIrQY
+oSf6K+2a/vO6iNw1LVIHYbnt0d1UnqOZORNC8MHQWJF/noHs4oU0txoZk2DMq0BH
+3Ky6ijmYDExlMdGJcZKuxo1c62soS2rl3JKFmiVFQaJkOXC7zzQlTWh6b+kB3bKp
+TBI1wThF55kppwp2Mh8hrXlhG1tCKpFJn2GTlWs45kWiv+kejfFW64MGhbkIlyU/
+8QIDAQAB
+-----END PUBLIC KEY-----
+"""
+
+    static let otherPrivatePEM = """
+-----BEGIN PRIVATE KEY-----
+MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC6NqN8JORJ8z2H
+/R7Y2SKlc0RxQROWnKlp2yS22v5J51kxifNiGCT6Gl7tzKww4HkVEu8zma5PQr5v
+eAqJO5sIeXpANAO1iVSQLGqfMdAxEa7Qepgc58ZbKOFEmmdKi9V6PNY3T6CnocwZ
+wGQitBihJ/or7Zr+87qI3DUtUgdhue3R3VSeo5k5E0LwwdBYkX+egezihTS3GhmT
+YMyrQEfcrLqKOZgMTGUx0Ylxkq7GjVzrayhLauXckoWaJUVBomQ5cLvPNCVNaHpv
+6QHdsqlMEjXBOEXnmSmnCnYyHyGteWEbW0IqkUmfYZOVazjmRaK/6R6N8VbrgwaF
+uQiXJT/xAgMBAAECggEALWFucy08c2cziiYeM+Oq5V5TgjRFVVGlmdYduvBgw1r9
+qix/41qV/Fub4eEc36Z8661bHRypVciix2CeVLZxgF22dNoYQ1AOCzq/2z8VCThR
+fZ463uR/Oy0ZxRHJ9Wlho7Ia1IzzzpaIOohf/vMcA35OIhF8UgDM51ifHwXcJazy
+sZY4N6kVcEYozgf7hD9HyJC1zvW3GeiNfYtMOdtceKRA2NT9UH+53UrD9YEh05ME
+dsrn29xBYBHdiIbxv+7JokAhiHDH3ScEFQeCCaRq18/6HxmVek45Fif+Bygjyuxk
+s3BSrqa6RcH4Nwa2rySeO4egyhxf1g50YSHK7YxvPwKBgQDyNi0HzsLACKlMpHKL
+kfTPe2XBVluv0fXudwc1fpDCmkbBPHK6mkGn+mvmF0IjbijeKKgGN7xppAlJbgr6
+uoRokA48QKscQF4Nou1RPNiKdHN6Z+YgJU1/73QYnGgcwWvRPhb/PXCjrDv7w0/u
+o8p111rCUsI0nul8H9e1W4AQ5wKBgQDE0GJIwjuyVpOJ9UMR9i4XLd2EOxLIGc8C
+pSYmjCZ4nu10kezBES5G0C3YwW7PFi5dup8vyPh+SIdZnEVW4TiU1HMAzUYmvrHx
+ko7CQ+1e+hF7NZ0vFNLHANQc07wVxmxH29b4BGsgSbaSXPJyKkHV1LkWV8bD0e25
+PXIFm/iVZwKBgAXo2nppSgkjbPYIwR60pfN2AEqST9RfXA/AabWda+zDlNxcHDR/
+VQDDNGS9xohUxLx+43KbY4Z0USGwhKYPbPGcKizAKyyaSXEtu3qS8HmYU8T1ygCY
+yGZJslxzXHrvITFOwYLivd/QcPo4jre02Vi8s2MwX7qm8e1sXXf4ToybAoGBAMBq
+GiyX+FT6X3PY3KGK1LTEmnTUbCBFWyVy4EF/c30po2z73UND0MJadPgc5ICBZwMr
+mMXW7VpI/kqVhRTTS8X1jhmSlqr6dG2AoyE516+rO7wBRpLpAMid/sHQH2oKe4Il
+Y51GdJU0e9HMHRuQRJ0RQ4Kcfi6j5o3bjMX/HqCxAoGAb9LuXBS0Ip1Jj808x1mm
+pqgDXOWm2JoRsHEGyB1ooNZF9YNYX3DQuCrXoMbbwPWZ6uO/RFAj7x2/bWNhWt5q
+PiJLF3F4f2qOTmK5VTtr56Ti+5YGPh9ZG5E6Lv57qlXQXzOwXUcczraq83ayUVMw
+TXbl81X9DQsrOGh6BtYRIvc=
+-----END PRIVATE KEY-----
+"""
+
+    /// Every provider configured with the test values.
+    static func configure(_ config: inout Config) {
+        config.payments.mockpaySecret = mockpaySecret
+        config.payments.wechatpayAPIKey = wechatAPIKey
+        config.payments.wechatpayAppID = wechatAppID
+        config.payments.wechatpayMchID = wechatMchID
+        config.payments.alipayPublicKeyPEM = alipayPublicPEM
+        config.payments.alipayAppID = alipayAppID
+        config.payments.alipaySellerID = alipaySellerID
+    }
+}
+
+/// An API over a fresh database with every provider configured, one SKU at 64.50 and a signed-in buyer.
+final class PaymentAPIScenario: @unchecked Sendable {
+    let app: TestAPI
+    let sku: SKUID
+    let buyer: UserID
+    let token: String
+    let address: AddressID
+    var shop: Shop { app.shop }
+    var now: Int64 { app.clock.clock.unixNow }
+
+    init(_ configure: (inout Config) -> Void = PaymentAPIKeys.configure) throws {
+        app = try TestAPI(configure)
+        let csv = """
+            product_code,sku_code,sku_name,title,subtitle,category,price,original_price,stock,description,cover_url,image_urls,attributes,status
+            PAY-ROSE,PAY-ROSE-11,11枝,红玫瑰花束,,花束/玫瑰,64.50,,20,,https://img.floral.example/rose.jpg,,,on_sale
+
+            """
+        let outcome = try app.shop.catalogImporter.importData(Array(csv.utf8), format: .csv, options: .init())
+        guard outcome.issues.isEmpty else { throw FixtureError("seed rejected: \(outcome.issues)") }
+        sku = try app.shop.pool.read { db in
+            guard let id = try db.scalarInt("SELECT id FROM skus WHERE code = 'PAY-ROSE-11'") else { throw FixtureError("no SKU") }
+            return SKUID(id)
+        }
+        (buyer, token, address) = try Self.person(app, phone: "13900000001")
+    }
+
+    /// Registers `phone` over the API and gives the user an address: (user, token, address).
+    static func person(_ app: TestAPI, phone: String) throws -> (UserID, String, AddressID) {
+        let registered = try app.register(phone)
+        guard let token = registered["token"] as? String,
+              let id = ((registered["user"] as? [String: Any])?["id"] as? NSNumber)?.int64Value else {
+            throw FixtureError("register answered no token or user id")
+        }
+        let user = UserID(id)
+        let address = try app.shop.addresses.create(
+            AddressFields(recipient: "王小花", phone: "13800138000", province: "浙江省", city: "杭州市", district: "西湖区",
+                          detail: "人民路1号", postalCode: "310000"), for: user)
+        return (user, token, address.id)
+    }
+
+    /// A "buy now" order of `quantity` roses by the buyer, waiting for payment.
+    func placeOrder(quantity: Int = 2) throws -> Order {
+        try shop.orders.checkout(CheckoutRequest(addressID: address, items: [.init(skuID: sku, quantity: quantity)]),
+                                 idempotencyKey: UUID().uuidString, for: buyer).order
+    }
+
+    func status(_ order: Order) throws -> OrderStatus { try shop.orders.order(order.id, for: buyer).status }
+
+    func sales() throws -> Int64 {
+        try shop.pool.read { db in
+            try db.scalarInt("SELECT p.sales FROM products p JOIN skus s ON s.product_id = p.id WHERE s.id = ?", sku.rawValue)
+        } ?? -1
+    }
+
+    /// `event_id status outcome` of every recorded event, oldest first.
+    func events() throws -> [String] {
+        try shop.pool.read { db in
+            try db.query("SELECT event_id, status, outcome FROM payment_events ORDER BY id").map {
+                "\(try $0.string("event_id")) \(try $0.string("status")) \(try $0.string("outcome"))"
+            }
+        }
+    }
+
+    /// Posts raw bytes to the provider's webhook, with no bearer token.
+    func webhook(_ provider: String, body: [UInt8], contentType: String, headers extra: [(String, String)] = []) throws
+        -> TestResponse {
+        var headers = Headers()
+        headers.set("Content-Type", contentType)
+        for (name, value) in extra { headers.set(name, value) }
+        return try app.send(Request(method: "POST", path: "/api/v1/webhooks/payments/\(provider)", headers: headers, body: body,
+                                    remoteAddress: "203.0.113.9"))
+    }
+
+    func mockpayBody(_ order: Order, event: String, status: String = "succeeded", amount: Int64? = nil) -> [UInt8] {
+        let object: [String: Any] = ["event_id": event, "order_number": order.number, "amount_cents": amount ?? order.totalCents,
+                                     "currency": "CNY", "status": status, "occurred_at": "2026-11-30T08:00:00Z"]
+        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+    }
+
+    /// Posts a mockpay body signed at `timestamp` (now unless given); the header name in its documented spelling.
+    func mockpay(_ body: [UInt8], timestamp: Int64? = nil) throws -> TestResponse {
+        let signature = MockpayVerifier.signatureHeader(secret: PaymentAPIKeys.mockpaySecret, timestamp: timestamp ?? now, body: body)
+        return try webhook("mockpay", body: body, contentType: "application/json", headers: [("Mockpay-Signature", signature)])
+    }
+
+    /// A WeChat Pay v2 notify for `order`, MD5-signed with the test API key.
+    func wechatBody(_ order: Order, transaction: String, edit: (inout [String: String]) -> Void = { _ in }) -> [UInt8] {
+        var fields = ["appid": PaymentAPIKeys.wechatAppID, "mch_id": PaymentAPIKeys.wechatMchID, "fee_type": "CNY",
+                      "nonce_str": "5d2b6c2a8db53831f7eda20af46e531c", "out_trade_no": order.number, "result_code": "SUCCESS",
+                      "return_code": "SUCCESS", "total_fee": String(order.totalCents), "trade_type": "APP",
+                      "transaction_id": transaction]
+        edit(&fields)
+        fields["sign"] = WechatPayVerifier.md5Sign(fields, apiKey: PaymentAPIKeys.wechatAPIKey)
+        return Array(WechatXML.document(fields).utf8)
+    }
+
+    /// An Alipay async notify for `order`, RSA2-signed by the openssl command line with `privateKeyPEM`.
+    func alipayBody(_ order: Order, notify: String, status: String = "TRADE_SUCCESS", appID: String = PaymentAPIKeys.alipayAppID,
+                    privateKeyPEM: String = PaymentAPIKeys.alipayPrivatePEM) throws -> [UInt8] {
+        var fields = ["app_id": appID, "auth_app_id": appID, "seller_id": PaymentAPIKeys.alipaySellerID, "charset": "utf-8",
+                      "notify_id": notify, "notify_type": "trade_status_sync", "notify_time": "2026-11-30 16:00:06",
+                      "out_trade_no": order.number, "subject": "鲜花订单 \(order.number)", "total_amount": Money.yuan(fromCents: order.totalCents),
+                      "trade_no": "20261130220014468805\(notify)", "trade_status": status, "version": "1.0"]
+        fields["sign"] = try Self.rsaSign(AlipayVerifier.signingString(fields), privateKeyPEM: privateKeyPEM)
+        fields["sign_type"] = "RSA2"
+        return Array(FormEncoding.encode(fields).utf8)
+    }
+
+    /// SHA256withRSA by `openssl dgst -sha256 -sign`, base64.
+    static func rsaSign(_ message: String, privateKeyPEM: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory
+        let keyFile = directory.appendingPathComponent("payment-api-key-\(UUID().uuidString).pem")
+        let messageFile = directory.appendingPathComponent("payment-api-msg-\(UUID().uuidString).txt")
+        try privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
+        try Data(message.utf8).write(to: messageFile)
+        defer {
+            try? FileManager.default.removeItem(at: keyFile)
+            try? FileManager.default.removeItem(at: messageFile)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["dgst", "-sha256", "-sign", keyFile.path, messageFile.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let signature = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, signature.count == 256 else { throw FixtureError("openssl dgst -sign failed") }
+        return signature.base64EncodedString()
+    }
+}
+
+@Suite("Payments API")
+struct PaymentAPITests {
+    // MARK: POST /orders/{id}/payments
+
+    @Test func startingAPaymentAnswers201WithTheAttemptAndPayParams() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder(quantity: 2)
+
+        let response = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "mockpay"], token: s.token)
+
+        #expect(response.status == 201)
+        #expect(Set(response.json.keys) == ["payment_id", "provider", "amount_cents", "pay_params"])
+        #expect(response.json["provider"] as? String == "mockpay")
+        #expect((response.json["amount_cents"] as? NSNumber)?.int64Value == 12_900)
+        let paymentID = try #require((response.json["payment_id"] as? NSNumber)?.int64Value)
+        let params = try #require(response.json["pay_params"] as? [String: String])
+        #expect(params["payment_id"] == String(paymentID))
+        #expect(params["order_number"] == order.number)
+
+        let alipay = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "alipay"], token: s.token)
+        #expect(alipay.status == 201)
+        #expect((alipay.json["pay_params"] as? [String: String])?["total_amount"] == "129.00")
+    }
+
+    @Test func startingAPaymentForAnOrderNotWaitingForPaymentIs409() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+        #expect(try s.mockpay(s.mockpayBody(order, event: "evt_1")).status == 200)
+
+        let response = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "mockpay"], token: s.token)
+
+        #expect(response.status == 409)
+        #expect(response.errorCode == "order_state_conflict")
+    }
+
+    @Test func startingAPaymentForAnotherUsersOrderIs404() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+        let (_, stranger, _) = try PaymentAPIScenario.person(s.app, phone: "13900000002")
+
+        let response = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "mockpay"], token: stranger)
+
+        #expect(response.status == 404)
+        #expect(response.errorCode == "not_found")
+        let anonymous = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "mockpay"])
+        #expect(anonymous.status == 401)
+    }
+
+    @Test func startingWithAnUnknownProviderIs400AndWithAnUnconfiguredOneIs422() throws {
+        let s = try PaymentAPIScenario { $0.payments.mockpaySecret = PaymentAPIKeys.mockpaySecret }
+        let order = try s.placeOrder()
+        let unknown = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "paypal"], token: s.token)
+        #expect(unknown.status == 400)
+        let unconfigured = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "wechatpay"],
+                                          token: s.token)
+        #expect(unconfigured.status == 422)
+        #expect(unconfigured.errorCode == "provider_unavailable")
+    }
+
+    // MARK: webhooks
+
+    @Test func mockpaySuccessAnswersReceivedAndPaysTheOrder() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder(quantity: 2)
+
+        let response = try s.mockpay(s.mockpayBody(order, event: "evt_1"))
+
+        #expect(response.status == 200)
+        #expect(response.text == #"{"received":true}"#)
+        #expect(try s.status(order) == .paid)
+        #expect(try s.sales() == 2)
+        let shown = try s.app.send("GET", "/api/v1/orders/\(order.id.rawValue)", token: s.token)
+        #expect(shown.json["status"] as? String == "paid")
+        #expect(shown.json["paid_at"] as? String == "2026-11-30T08:00:00Z")
+    }
+
+    @Test func tamperedBodyIs400InvalidSignatureAndChangesNothing() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+        let body = s.mockpayBody(order, event: "evt_1")
+        let signature = MockpayVerifier.signatureHeader(secret: PaymentAPIKeys.mockpaySecret, timestamp: s.now, body: body)
+        let tampered = Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "evt_1", with: "evt_9").utf8)
+
+        let response = try s.webhook("mockpay", body: tampered, contentType: "application/json",
+                                     headers: [("Mockpay-Signature", signature)])
+
+        #expect(response.status == 400)
+        #expect(response.errorCode == "invalid_signature")
+        #expect(try s.events().isEmpty)
+        #expect(try s.status(order) == .pendingPayment)
+        let unsigned = try s.webhook("mockpay", body: body, contentType: "application/json")
+        #expect(unsigned.status == 400)
+        #expect(unsigned.errorCode == "invalid_signature")
+    }
+
+    @Test func staleTimestampIs400InvalidSignature() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+
+        let response = try s.mockpay(s.mockpayBody(order, event: "evt_1"), timestamp: s.now - 301)
+
+        #expect(response.status == 400)
+        #expect(response.errorCode == "invalid_signature")
+        #expect(try s.events().isEmpty)
+        #expect(try s.status(order) == .pendingPayment)
+    }
+
+    @Test func wrongAmountIs400AmountMismatchRecordedWithTheOrderUnchanged() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+
+        let response = try s.mockpay(s.mockpayBody(order, event: "evt_cheap", amount: 1))
+
+        #expect(response.status == 400)
+        #expect(response.errorCode == "amount_mismatch")
+        #expect(try s.events() == ["evt_cheap succeeded amount_mismatch"])
+        #expect(try s.status(order) == .pendingPayment)
+        #expect(try s.sales() == 0)
+    }
+
+    @Test func duplicateEventIs200WithNoSecondEffect() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder(quantity: 3)
+        let body = s.mockpayBody(order, event: "evt_1")
+
+        let first = try s.mockpay(body)
+        let second = try s.mockpay(body)
+
+        #expect(first.status == 200)
+        #expect(second.status == 200)
+        #expect(second.text == #"{"received":true}"#)
+        #expect(try s.events() == ["evt_1 succeeded paid"])
+        #expect(try s.sales() == 3)
+    }
+
+    @Test func tenConcurrentReplaysThroughTheAPIChangeTheOrderOnce() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder(quantity: 2)
+        let body = s.mockpayBody(order, event: "evt_race")
+        let statuses = PaymentAPIStatuses()
+        let group = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
+        for _ in 0..<10 {
+            group.enter()
+            Thread {
+                start.wait()
+                statuses.add((try? s.mockpay(body).status) ?? -1)
+                group.leave()
+            }.start()
+        }
+        for _ in 0..<10 { start.signal() }
+        group.wait()
+
+        #expect(statuses.all == Array(repeating: 200, count: 10))
+        #expect(try s.events() == ["evt_race succeeded paid"])
+        #expect(try s.sales() == 2)
+        #expect(try s.status(order) == .paid)
+    }
+
+    @Test func failedAfterSucceededLeavesTheOrderPaidAndSucceededAfterFailedPays() throws {
+        let s = try PaymentAPIScenario()
+        let first = try s.placeOrder()
+        #expect(try s.mockpay(s.mockpayBody(first, event: "evt_a1")).status == 200)
+        #expect(try s.mockpay(s.mockpayBody(first, event: "evt_a2", status: "failed")).status == 200)
+        #expect(try s.status(first) == .paid)
+
+        let second = try s.placeOrder()
+        #expect(try s.mockpay(s.mockpayBody(second, event: "evt_b1", status: "failed")).status == 200)
+        #expect(try s.status(second) == .pendingPayment)
+        #expect(try s.mockpay(s.mockpayBody(second, event: "evt_b2")).status == 200)
+        #expect(try s.status(second) == .paid)
+        #expect(try s.sales() == 4)
+    }
+
+    @Test func successForACancelledOrderIsAcknowledgedAndFlaggedForRefund() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+        #expect(try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/cancel", token: s.token).status == 200)
+
+        let response = try s.mockpay(s.mockpayBody(order, event: "evt_late"))
+
+        #expect(response.status == 200)
+        #expect(try s.status(order) == .cancelled)
+        #expect(try s.events() == ["evt_late succeeded needs_refund"])
+        let statuses = try s.shop.pool.read { db in
+            try db.query("SELECT status FROM payments WHERE order_id = ?", order.id.rawValue).map { try $0.string("status") }
+        }
+        #expect(statuses == ["needs_refund"])
+    }
+
+    @Test func unknownProviderIs404() throws {
+        let s = try PaymentAPIScenario()
+        let response = try s.webhook("paypal", body: Array("{}".utf8), contentType: "application/json")
+        #expect(response.status == 404)
+        #expect(response.errorCode == "not_found")
+    }
+
+    @Test func providerWithoutConfiguredKeysIs422ProviderUnavailable() throws {
+        let s = try PaymentAPIScenario { $0.payments.mockpaySecret = PaymentAPIKeys.mockpaySecret }
+        let order = try s.placeOrder()
+        let wechat = try s.webhook("wechatpay", body: Array(WechatXML.document(["return_code": "SUCCESS"]).utf8),
+                                   contentType: "text/xml")
+        #expect(wechat.status == 422)
+        #expect(wechat.errorCode == "provider_unavailable")
+        let alipay = try s.webhook("alipay", body: Array("notify_id=1".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(alipay.status == 422)
+        #expect(alipay.errorCode == "provider_unavailable")
+        #expect(try s.status(order) == .pendingPayment)
+    }
+
+    @Test func wechatNotifyIsAnsweredInWeChatsOwnFormat() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+
+        let response = try s.webhook("wechatpay", body: s.wechatBody(order, transaction: "4200000001"), contentType: "text/xml")
+
+        #expect(response.status == 200)
+        #expect(response.text == "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>")
+        #expect(try s.status(order) == .paid)
+    }
+
+    @Test func wechatTamperedNotifyIs400InvalidSignature() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+        let signed = String(decoding: s.wechatBody(order, transaction: "4200000002"), as: UTF8.self)
+        let tampered = signed.replacingOccurrences(of: "<total_fee><![CDATA[\(order.totalCents)]]>", with: "<total_fee><![CDATA[1]]>")
+        #expect(tampered != signed)
+
+        let response = try s.webhook("wechatpay", body: Array(tampered.utf8), contentType: "text/xml")
+
+        #expect(response.status == 400)
+        #expect(response.errorCode == "invalid_signature")
+        #expect(try s.status(order) == .pendingPayment)
+    }
+
+    @Test func wechatXMLWithADoctypeIsRefused() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+        let signed = String(decoding: s.wechatBody(order, transaction: "4200000003"), as: UTF8.self)
+        let xxe = #"<!DOCTYPE xml [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>"# + signed.replacingOccurrences(
+            of: "<nonce_str><![CDATA[5d2b6c2a8db53831f7eda20af46e531c]]></nonce_str>", with: "<nonce_str>&xxe;</nonce_str>")
+
+        let response = try s.webhook("wechatpay", body: Array(xxe.utf8), contentType: "text/xml")
+
+        #expect(response.status == 400)
+        #expect(!response.text.contains("root:"))
+        #expect(try s.events().isEmpty)
+        #expect(try s.status(order) == .pendingPayment)
+    }
+
+    @Test func alipayNotifyIsAnsweredWithBareSuccess() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+
+        let response = try s.webhook("alipay", body: try s.alipayBody(order, notify: "000001"),
+                                     contentType: "application/x-www-form-urlencoded; charset=utf-8")
+
+        #expect(response.status == 200)
+        #expect(response.text == "success")
+        #expect(try s.status(order) == .paid)
+    }
+
+    @Test func alipayNotifyByAnotherKeyOrForAnotherAppIsRefused() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+
+        let forged = try s.webhook("alipay", body: try s.alipayBody(order, notify: "000002", privateKeyPEM: PaymentAPIKeys.otherPrivatePEM),
+                                   contentType: "application/x-www-form-urlencoded")
+        #expect(forged.status == 400)
+        #expect(forged.errorCode == "invalid_signature")
+
+        let otherApp = try s.webhook("alipay", body: try s.alipayBody(order, notify: "000003", appID: "2021000000000009"),
+                                     contentType: "application/x-www-form-urlencoded")
+        #expect(otherApp.status == 400)
+        #expect(otherApp.text != "success")
+        #expect(try s.events().isEmpty)
+        #expect(try s.status(order) == .pendingPayment)
+    }
+
+    @Test func alipayWaitBuyerPayIsAcknowledgedAndRecordedButDoesNotPay() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+
+        let response = try s.webhook("alipay", body: try s.alipayBody(order, notify: "000004", status: "WAIT_BUYER_PAY"),
+                                     contentType: "application/x-www-form-urlencoded")
+
+        #expect(response.status == 200)
+        #expect(response.text == "success")
+        #expect(try s.events() == ["000004 ignored recorded"])
+        #expect(try s.status(order) == .pendingPayment)
+    }
+}
+
+/// HTTP statuses seen by racing threads.
+final class PaymentAPIStatuses: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [Int] = []
+
+    func add(_ status: Int) {
+        lock.lock()
+        statuses.append(status)
+        lock.unlock()
+    }
+
+    var all: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return statuses
+    }
+}
+
+/// `shop pay simulate` as an operator runs it: the built binary against a real server on the same database.
+@Suite("shop pay simulate")
+struct PaymentSimulateCommandTests {
+    /// The `shop` executable built beside this test bundle, if there is one.
+    static var binary: URL? {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [directory, directory.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("shop")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    @Test(.enabled(if: binary != nil, "the shop executable is not built beside the tests"))
+    func simulatedMockpaySuccessPaysTheOrderOverHTTP() throws {
+        let s = try PaymentAPIScenario()
+        // The binary signs with the wall clock; bring the shop's clock to it so the signature is fresh.
+        s.app.clock.advance(by: Date().timeIntervalSince(s.app.clock.now))
+        let order = try s.placeOrder(quantity: 2)
+        let server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 2), responder: s.app.api.responder)
+        try server.start()
+        defer { server.stop(grace: 5) }
+
+        let (status, output) = try Self.run(["pay", "simulate", order.number, "--url", "http://127.0.0.1:\(server.port)"],
+                                            database: s.shop.config.database.path)
+
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("-> 200"))
+        #expect(output.contains(#"{"received":true}"#))
+        #expect(try s.status(order) == .paid)
+        #expect(try s.sales() == 2)
+        #expect(try s.events().count == 1)
+    }
+
+    @Test(.enabled(if: binary != nil, "the shop executable is not built beside the tests"))
+    func simulatingForAnUnknownOrderFailsWithExitStatus1() throws {
+        let s = try PaymentAPIScenario()
+        let (status, output) = try Self.run(["pay", "simulate", "20991231999999", "--url", "http://127.0.0.1:9"],
+                                            database: s.shop.config.database.path)
+        #expect(status == 1, "\(output)")
+        #expect(try s.events().isEmpty)
+    }
+
+    /// Runs `shop` in the repository (for `Config/` and `Migrations/`) on `database`; answers exit status and output.
+    static func run(_ arguments: [String], database: String) throws -> (Int32, String) {
+        guard let executable = binary else { throw FixtureError("no shop executable") }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Repository.root()
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SHOP_") }
+        environment["SHOP_DATABASE_PATH"] = database
+        environment["SHOP_PAYMENTS_MOCKPAY_SECRET"] = PaymentAPIKeys.mockpaySecret
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
