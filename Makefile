@@ -6,6 +6,9 @@ SHOP := .build/debug/shop
 
 .PHONY: all bootstrap build run test unit contract reliability bench clean
 
+# make test-browser: the storefront driven by headless Chromium (scripts/browser.mk)
+include scripts/browser.mk
+
 all: build
 
 bootstrap:

@@ -92,10 +92,13 @@ private final class PairCollector {
 private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
     let collector = PairCollector()
     let context = Unmanaged.passUnretained(collector).toOpaque()
-    _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
+    // The sized iterator: a value with an embedded %00 keeps its full length instead of being cut.
+    _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
         guard let cls, let key else { return .YES }
         let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
-        collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
+        let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+        collector.pairs.append((name, text))
         return .YES
     }, context)
     return withExtendedLifetime(collector) { collector.pairs }

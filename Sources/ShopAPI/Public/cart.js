@@ -1,7 +1,7 @@
 // 购物车: quantities, selection, totals and the server's 99-item cap message; the checkout page.
 import { t, money } from './i18n.js';
 import { get, post, patch, del, newIdempotencyKey } from './api.js';
-import { h, replace, picture, toast, showError, busy, loadingBlock, emptyBlock, errorBlock } from './dom.js';
+import { h, replace, picture, toast, busy, loadingBlock, emptyBlock, errorBlock } from './dom.js';
 import { ui, isSignedIn, setCartCount, navigate, refreshCartCount } from './state.js';
 
 function signInPrompt(text) {
@@ -29,10 +29,11 @@ export function renderCart(page) {
   let cart = null;
   let working = false;
 
+  /** The server's message (e.g. the 99-item cap's) stays above the cart until the next change. */
   function say(error) {
     notice.textContent = error.message;
     notice.hidden = false;
-    showError(error);
+    notice.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
 
   /** One change at a time; the server's answer is the new cart, an error leaves the cart as it was. */

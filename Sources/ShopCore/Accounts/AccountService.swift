@@ -152,7 +152,7 @@ public struct AccountService: Sendable {
     }
 
     static func validateNickname(_ nickname: String) throws {
-        try Validate.length(nickname.trimmingCharacters(in: .whitespaces), 1...20, field: "nickname")
+        try Validate.length(nickname.trimmedInput, 1...20, field: "nickname")
         try Validate.length(nickname, 1...20, field: "nickname")
         try Validate.printable(nickname, field: "nickname")
     }

@@ -3,7 +3,7 @@ import Crypto
 /// Mainland mobile numbers: 11 digits starting with 1; a `+86` prefix is accepted and dropped.
 public enum PhoneNumber {
     public static func normalize(_ raw: String, field: String = "phone") throws -> String {
-        var phone = raw.trimmingCharacters(in: .whitespaces)
+        var phone = raw
         if phone.hasPrefix("+86") { phone.removeFirst(3) }
         guard phone.count == 11, phone.first == "1", phone.allSatisfy(\.isASCIIDigit) else {
             throw ValidationError(field, "\(field) must be a mainland mobile number (11 digits starting with 1).")
@@ -25,7 +25,7 @@ public struct Credential: Sendable {
             }
             md5Hex = md5.lowercased()
         case (nil, let plain?):
-            guard (8...64).contains(plain.count) else {
+            guard (8...64).contains(plain.unicodeScalars.count) else {
                 throw ValidationError("password", "password must be 8 to 64 characters.")
             }
             md5Hex = Digest.md5Hex(plain)

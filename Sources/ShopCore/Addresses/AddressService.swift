@@ -76,7 +76,7 @@ public struct AddressService: Sendable {
     /// The address `fields` describe (over `current` for an update), or the first broken limit.
     static func validated(_ fields: AddressFields, over current: Address?) throws -> Address {
         func value(_ new: String?, _ old: String?, _ field: String, _ range: ClosedRange<Int>) throws -> String {
-            guard let text = (new ?? old)?.trimmingCharacters(in: .whitespaces) else {
+            guard let text = (new ?? old)?.trimmedInput else {
                 throw ValidationError(field, "\(field) is required.")
             }
             try Validate.length(text, range, field: field)

@@ -129,7 +129,8 @@ public struct ArticleImporter: Sendable {
         }
         func check(_ column: String, _ body: () throws -> Void) {
             do { try body() } catch let error as ValidationError {
-                issues.append(ImportIssue(line: line, column: column, reason: error.message))
+                // under the key the rule names (the draft's check covers title, content, summary, cover_url)
+                issues.append(ImportIssue(line: line, column: error.field, reason: error.message))
             } catch {
                 issues.append(ImportIssue(line: line, column: column, reason: "is invalid"))
             }
@@ -139,7 +140,7 @@ public struct ArticleImporter: Sendable {
         let draft = ArticleDraft(title: values["title"], summary: values["summary"] ?? "", coverURL: values["cover_url"] ?? "",
                                  content: values["content"])
         var validated = draft
-        check("article") { validated = try ArticleService.validated(draft, creating: true) }
+        check("title") { validated = try ArticleService.validated(draft, creating: true) }
         let category = (values["category"] ?? "").trimmingCharacters(in: .whitespaces)
         check("category") { try Validate.length(category, 1...30, field: "category") }
         var published: Int64 = 0

@@ -28,11 +28,13 @@ public struct OrderService: Sendable {
     /// catalogue prices now, address snapshot, stock taken with a guard that never goes below zero,
     /// checked-out cart lines removed. The same key and request again return the same order.
     public func checkout(_ request: CheckoutRequest, idempotencyKey: String?, for user: UserID) throws -> Checkout {
-        guard let key = idempotencyKey, (1...64).contains(key.count),
-              key.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else {
+        // 1..64 visible ASCII characters (inner spaces allowed), as the OpenAPI document says
+        guard let key = idempotencyKey, (1...64).contains(key.unicodeScalars.count),
+              key.unicodeScalars.allSatisfy({ (0x20...0x7e).contains($0.value) }),
+              key.first != " ", key.last != " " else {
             throw OrderError.idempotencyKeyRequired
         }
-        let note = (request.note ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = (request.note ?? "").trimmedInput
         try Validate.length(note, 0...Self.maxNoteLength, field: "note")
         try Validate.printable(note, field: "note", multiline: true)
         if let items = request.items {
@@ -43,7 +45,8 @@ public struct OrderService: Sendable {
                 throw ValidationError("quantity", "quantity must be a whole number from 1 to 99.")
             }
         }
-        let fingerprint = Digest.sha256Hex(request.fingerprint)
+        // the request as it will be carried out: a note differing only in blanks is the same request
+        let fingerprint = Digest.sha256Hex(CheckoutRequest(addressID: request.addressID, note: note, items: request.items).fingerprint)
         let now = clock.unixNow
         let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
 
@@ -61,6 +64,9 @@ public struct OrderService: Sendable {
                 for item in items {
                     if let index = wanted.firstIndex(where: { $0.sku == item.skuID }) {
                         wanted[index].quantity += item.quantity
+                        guard CartService.lineQuantityRange.contains(wanted[index].quantity) else {
+                            throw ValidationError("quantity", "quantity of one SKU must add up to at most 99.")
+                        }
                     } else {
                         wanted.append((item.skuID, item.quantity))
                     }

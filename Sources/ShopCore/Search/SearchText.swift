@@ -9,16 +9,15 @@ public enum SearchText {
     /// left; throws past `maxLength`.
     public static func normalize(_ raw: String?) throws -> String? {
         guard let raw else { return nil }
+        guard raw.unicodeScalars.count <= maxLength else {
+            throw ValidationError("q", "q must be at most \(maxLength) characters.")
+        }
         var scalars = String.UnicodeScalarView()
         for scalar in raw.unicodeScalars {
             scalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
         }
         let text = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { return nil }
-        guard text.count <= maxLength else {
-            throw ValidationError("q", "q must be at most \(maxLength) characters.")
-        }
-        return text
+        return text.isEmpty ? nil : text
     }
 
     /// Trigrams need three characters; shorter queries use the gram table.

@@ -129,7 +129,7 @@ public struct ArticleService: Sendable {
 
     /// 1..500 characters; `replyTo` must be a comment on the same article.
     public func comment(on id: ArticleID, content raw: String, replyTo: CommentID?, by user: UserID) throws -> Comment {
-        let content = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let content = raw.trimmedInput
         try Validate.length(content, 1...500, field: "content")
         try Validate.printable(content, field: "content", multiline: true)
         let now = clock.unixNow
@@ -169,7 +169,7 @@ public struct ArticleService: Sendable {
 
     static func validated(_ draft: ArticleDraft, creating: Bool) throws -> ArticleDraft {
         var draft = draft
-        draft.title = draft.title?.trimmingCharacters(in: .whitespacesAndNewlines)
+        draft.title = draft.title?.trimmedInput
         if creating || draft.title != nil {
             try Validate.length(draft.title ?? "", 1...100, field: "title")
             try Validate.printable(draft.title ?? "", field: "title")

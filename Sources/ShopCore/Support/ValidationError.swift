@@ -11,9 +11,9 @@ public struct ValidationError: Error, Equatable, Sendable {
 
 /// Small checks shared by every service's validation.
 enum Validate {
-    /// Length in characters (grapheme clusters), as a person counts them.
+    /// Length in Unicode code points, as JSON Schema (and so the OpenAPI document) counts it.
     static func length(_ value: String, _ range: ClosedRange<Int>, field: String) throws {
-        let count = value.count
+        let count = value.unicodeScalars.count
         guard range.contains(count) else {
             if range.lowerBound > 0 && count == 0 { throw ValidationError(field, "\(field) must not be empty.") }
             throw ValidationError(field, "\(field) must be \(range.lowerBound) to \(range.upperBound) characters.")
@@ -29,12 +29,13 @@ enum Validate {
         if bad { throw ValidationError(field, "\(field) must not contain control characters.") }
     }
 
-    /// An absolute http(s) URL of at most 512 characters, or empty.
+    /// An absolute http(s) URL of at most 512 characters with no space or control character, or empty.
     static func optionalURL(_ value: String, field: String) throws {
         guard !value.isEmpty else { return }
         try length(value, 1...512, field: field)
         let lower = value.lowercased()
-        guard (lower.hasPrefix("https://") || lower.hasPrefix("http://")), !value.contains(where: \.isWhitespace) else {
+        let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : ""
+        guard !rest.isEmpty, !rest.unicodeScalars.contains(where: { $0.isBlank || $0.properties.generalCategory == .control }) else {
             throw ValidationError(field, "\(field) must be an http(s) URL.")
         }
     }
@@ -43,5 +44,20 @@ enum Validate {
     static func page(_ page: Int, perPage: Int) throws {
         guard page >= 1 else { throw ValidationError("page", "page must be 1 or more.") }
         guard (1...100).contains(perPage) else { throw ValidationError("per_page", "per_page must be 1 to 100.") }
+    }
+}
+
+extension Unicode.Scalar {
+    /// White space as JSON Schema's `\\s` sees it (Unicode White_Space and the BOM).
+    var isBlank: Bool { properties.isWhitespace || self == "\u{FEFF}" }
+}
+
+extension String {
+    /// The text without leading and trailing blanks (see `Unicode.Scalar.isBlank`).
+    var trimmedInput: String {
+        var scalars = Substring(self).unicodeScalars
+        while let first = scalars.first, first.isBlank { scalars.removeFirst() }
+        while let last = scalars.last, last.isBlank { scalars.removeLast() }
+        return String(scalars)
     }
 }
