@@ -1,0 +1,321 @@
+import Foundation
+import ShopCore
+import Testing
+
+@Suite("Cart service")
+struct CartServiceTests {
+    /// A shop with a roomy catalogue: FL-A (two SKUs), FL-B, FL-LOW (stock 3), FL-OFF (off sale), and ten more for races.
+    static func seeded(_ configure: (inout Config) -> Void = { _ in }) throws -> (TestShop, [String: SKUID], UserID) {
+        let fixture = try TestShop(configure)
+        var rows = [
+            CartCatalogRow(product: "FL-A", sku: "A-1", price: "12.50"),
+            CartCatalogRow(product: "FL-A", sku: "A-2", price: "20.00"),
+            CartCatalogRow(product: "FL-B", sku: "B-1", price: "99.99"),
+            CartCatalogRow(product: "FL-LOW", sku: "LOW-1", price: "5.00", stock: 3),
+            CartCatalogRow(product: "FL-OFF", sku: "OFF-1", status: "off_sale"),
+        ]
+        rows += (0..<10).map { CartCatalogRow(product: "FL-R\($0)", sku: "R-\($0)") }
+        let skus = try fixture.cartSeed(rows)
+        let user = try fixture.cartUser("13800138000")
+        return (fixture, skus, user)
+    }
+
+    // MARK: Adding and merging
+
+    @Test func addingTheSameSKUTwiceMergesIntoOneLineWithTheSum() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        let first = try carts.add(try #require(skus["A-1"]), quantity: 2, for: user)
+        let second = try carts.add(try #require(skus["A-1"]), quantity: 3, for: user)
+        #expect(second.lines.count == 1)
+        #expect(second.lines.first?.id == first.lines.first?.id)
+        #expect(second.lines.first?.quantity == 5)
+        #expect(second.totalQuantity == 5)
+        #expect(try fixture.cartRows(of: user).count == 1)
+    }
+
+    @Test func aLineCarriesTheSKUsCurrentPriceStockAndProduct() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let cart = try fixture.shop.carts.add(try #require(skus["A-2"]), quantity: 2, for: user)
+        let line = try #require(cart.lines.first)
+        #expect(line.skuID == skus["A-2"])
+        #expect(line.title == "花束FL-A")
+        #expect(line.skuName == "规格A-2")
+        #expect(line.coverURL == "https://img.floral.example/FL-A.jpg")
+        #expect(line.priceCents == 2_000)
+        #expect(line.stock == 200)
+        #expect(line.selected)
+        #expect(line.available)
+        #expect(cart.selectedTotalCents == 4_000)
+    }
+
+    // MARK: The cap
+
+    @Test func ninetyEightPlusOneReachesTheCapExactly() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 98, for: user)
+        let cart = try carts.add(try #require(skus["B-1"]), quantity: 1, for: user)
+        #expect(cart.totalQuantity == 99)
+    }
+
+    @Test func addingPastTheCapIsRefusedAndLeavesTheCartUnchanged() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 90, for: user)
+        _ = try carts.add(try #require(skus["B-1"]), quantity: 9, for: user)
+        let before = try carts.cart(of: user)
+        let rowsBefore = try fixture.cartRows(of: user)
+        #expect(before.totalQuantity == 99)
+        fixture.clock.advance(by: 60)
+
+        #expect(throws: CartError.limitExceeded(max: 99)) { try carts.add(try #require(skus["A-2"]), quantity: 1, for: user) }
+        #expect(throws: CartError.limitExceeded(max: 99)) { try carts.add(try #require(skus["A-1"]), quantity: 1, for: user) }
+        #expect(try carts.cart(of: user) == before)
+        #expect(try fixture.cartRows(of: user) == rowsBefore)
+    }
+
+    @Test func raisingALineThroughUpdatePastTheCapIsRefusedAndLeavesTheCartUnchanged() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 50, for: user)
+        let cart = try carts.add(try #require(skus["B-1"]), quantity: 40, for: user)
+        let line = try #require(cart.lines.first { $0.skuID == skus["B-1"] })
+        let rowsBefore = try fixture.cartRows(of: user)
+        fixture.clock.advance(by: 60)
+
+        #expect(throws: CartError.limitExceeded(max: 99)) { try carts.update(line.id, quantity: 50, selected: false, for: user) }
+        #expect(try carts.cart(of: user) == cart)
+        #expect(try fixture.cartRows(of: user) == rowsBefore)
+        // Up to the cap exactly is fine.
+        #expect(try carts.update(line.id, quantity: 49, selected: nil, for: user).totalQuantity == 99)
+    }
+
+    @Test func loweringALineIsAlwaysAllowed() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        let cart = try carts.add(try #require(skus["A-1"]), quantity: 99, for: user)
+        let line = try #require(cart.lines.first)
+        #expect(try carts.update(line.id, quantity: 1, selected: nil, for: user).totalQuantity == 1)
+    }
+
+    /// Each round: the cart at 80, ten threads released together each add 5 of their own SKU.
+    /// 80 + 3 × 5 = 95, a fourth would make 100: exactly three get through, every round.
+    @Test func racingAddsNeverTogetherPassTheCap() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        let racers = try (0..<10).map { try #require(skus["R-\($0)"]) }
+        for round in 0..<15 {
+            _ = try carts.clear(for: user)
+            _ = try carts.add(try #require(skus["A-1"]), quantity: 80, for: user)
+            let outcomes = CartOutcomes()
+            cartRace(racers.count) { index in
+                do {
+                    _ = try carts.add(racers[index], quantity: 5, for: user)
+                    outcomes.record("added")
+                } catch CartError.limitExceeded(max: 99) {
+                    outcomes.record("limit")
+                } catch {
+                    outcomes.record("\(error)")
+                }
+            }
+            #expect(outcomes.count("added") == 3, "round \(round): \(outcomes.all)")
+            #expect(outcomes.count("limit") == 7, "round \(round): \(outcomes.all)")
+            let cart = try carts.cart(of: user)
+            #expect(cart.totalQuantity == 95, "round \(round)")
+            #expect(cart.lines.count == 4, "round \(round)")
+        }
+    }
+
+    /// Each round: the cart at 90, two threads each add 9; only one fits.
+    @Test func twoRacingAddsThatTogetherPassTheCapLetExactlyOneThrough() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        let racers = [try #require(skus["R-0"]), try #require(skus["R-1"])]
+        for round in 0..<15 {
+            _ = try carts.clear(for: user)
+            _ = try carts.add(try #require(skus["A-1"]), quantity: 90, for: user)
+            let outcomes = CartOutcomes()
+            cartRace(2) { index in
+                do {
+                    _ = try carts.add(racers[index], quantity: 9, for: user)
+                    outcomes.record("added")
+                } catch CartError.limitExceeded(max: 99) {
+                    outcomes.record("limit")
+                } catch {
+                    outcomes.record("\(error)")
+                }
+            }
+            #expect(outcomes.count("added") == 1, "round \(round): \(outcomes.all)")
+            #expect(outcomes.count("limit") == 1, "round \(round): \(outcomes.all)")
+            #expect(try carts.cart(of: user).totalQuantity == 99, "round \(round)")
+        }
+    }
+
+    @Test func theCapComesFromConfig() throws {
+        let (fixture, skus, user) = try Self.seeded { $0.cart.maxItems = 5 }
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 3, for: user)
+        let cart = try carts.add(try #require(skus["B-1"]), quantity: 2, for: user)
+        #expect(cart.totalQuantity == 5)
+        #expect(throws: CartError.limitExceeded(max: 5)) { try carts.add(try #require(skus["A-2"]), quantity: 1, for: user) }
+        #expect(try carts.cart(of: user) == cart)
+    }
+
+    @Test func theCapCountsEachUsersCartAlone() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let other = try fixture.cartUser("13900139000")
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 99, for: user)
+        #expect(try carts.add(try #require(skus["A-1"]), quantity: 99, for: other).totalQuantity == 99)
+    }
+
+    // MARK: Quantities
+
+    @Test(arguments: [0, -1, 100, Int.min, Int.max])
+    func aQuantityOutside1To99IsAValidationError(quantity: Int) throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        let cart = try carts.add(try #require(skus["A-1"]), quantity: 1, for: user)
+        let line = try #require(cart.lines.first)
+        #expect(throws: ValidationError.self) { try carts.add(try #require(skus["A-1"]), quantity: quantity, for: user) }
+        #expect(throws: ValidationError.self) { try carts.update(line.id, quantity: quantity, selected: nil, for: user) }
+        #expect(try carts.cart(of: user) == cart)
+    }
+
+    // MARK: Stock and sale status
+
+    @Test func addingMoreThanTheStockIsOutOfStockAndWritesNothing() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        let low = try #require(skus["LOW-1"])
+        #expect(throws: CartError.outOfStock(skuID: low, available: 3)) { try carts.add(low, quantity: 4, for: user) }
+        #expect(try carts.cart(of: user).lines.isEmpty)
+        let cart = try carts.add(low, quantity: 2, for: user)
+        // Merging counts the line already in the cart.
+        #expect(throws: CartError.outOfStock(skuID: low, available: 3)) { try carts.add(low, quantity: 2, for: user) }
+        let line = try #require(cart.lines.first)
+        #expect(throws: CartError.outOfStock(skuID: low, available: 3)) { try carts.update(line.id, quantity: 4, selected: nil, for: user) }
+        #expect(try carts.cart(of: user) == cart)
+        #expect(try carts.add(low, quantity: 1, for: user).totalQuantity == 3)
+    }
+
+    @Test func anOffSaleOrUnknownSKUIsNotFound() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        #expect(throws: CartError.skuNotFound) { try carts.add(try #require(skus["OFF-1"]), quantity: 1, for: user) }
+        #expect(throws: CartError.skuNotFound) { try carts.add(SKUID(999_999), quantity: 1, for: user) }
+        #expect(try carts.cart(of: user).lines.isEmpty)
+    }
+
+    @Test func aLineWhoseProductWentOffSaleIsUnavailableAndLeftOutOfTheSelectedTotal() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 2, for: user)
+        _ = try carts.add(try #require(skus["B-1"]), quantity: 1, for: user)
+        #expect(try carts.cart(of: user).selectedTotalCents == 2 * 1_250 + 9_999)
+
+        try fixture.cartSeed([CartCatalogRow(product: "FL-B", sku: "B-1", price: "99.99", status: "off_sale")])
+        let cart = try carts.cart(of: user)
+        let offSale = try #require(cart.lines.first { $0.skuID == skus["B-1"] })
+        #expect(!offSale.available)
+        #expect(cart.lines.first { $0.skuID == skus["A-1"] }?.available == true)
+        #expect(cart.selectedTotalCents == 2 * 1_250)
+        #expect(cart.totalQuantity == 3)
+        // It cannot be raised any more, but it can be lowered or removed.
+        #expect(throws: CartError.skuNotFound) { try carts.add(try #require(skus["B-1"]), quantity: 1, for: user) }
+        #expect(throws: CartError.skuNotFound) { try carts.update(offSale.id, quantity: 2, selected: nil, for: user) }
+        #expect(try carts.remove(offSale.id, for: user).lines.count == 1)
+    }
+
+    @Test func aLineWhoseStockDroppedBelowItsQuantityIsUnavailable() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 5, for: user)
+        _ = try carts.add(try #require(skus["B-1"]), quantity: 1, for: user)
+        try fixture.cartSeed([CartCatalogRow(product: "FL-A", sku: "A-1", price: "12.50", stock: 4)])
+        let cart = try carts.cart(of: user)
+        let line = try #require(cart.lines.first { $0.skuID == skus["A-1"] })
+        #expect(!line.available)
+        #expect(line.stock == 4)
+        #expect(cart.selectedTotalCents == 9_999)
+        // Stock exactly covering the quantity is available again.
+        try fixture.cartSeed([CartCatalogRow(product: "FL-A", sku: "A-1", price: "12.50", stock: 5)])
+        #expect(try carts.cart(of: user).lines.first { $0.skuID == skus["A-1"] }?.available == true)
+    }
+
+    @Test func aPriceChangeShowsInTheCart() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 2, for: user)
+        try fixture.cartSeed([CartCatalogRow(product: "FL-A", sku: "A-1", price: "15.00")])
+        let cart = try carts.cart(of: user)
+        #expect(cart.lines.first?.priceCents == 1_500)
+        #expect(cart.selectedTotalCents == 3_000)
+    }
+
+    // MARK: Select, remove, empty
+
+    @Test func deselectingALineTakesItOutOfTheSelectedTotals() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 2, for: user)
+        let cart = try carts.add(try #require(skus["B-1"]), quantity: 3, for: user)
+        #expect(cart.selectedQuantity == 5)
+        #expect(cart.selectedTotalCents == 2 * 1_250 + 3 * 9_999)
+        let line = try #require(cart.lines.first { $0.skuID == skus["B-1"] })
+
+        let deselected = try carts.update(line.id, quantity: nil, selected: false, for: user)
+        #expect(deselected.lines.first { $0.id == line.id }?.selected == false)
+        #expect(deselected.lines.first { $0.id == line.id }?.quantity == 3)
+        #expect(deselected.totalQuantity == 5)
+        #expect(deselected.selectedQuantity == 2)
+        #expect(deselected.selectedTotalCents == 2 * 1_250)
+
+        let reselected = try carts.update(line.id, quantity: nil, selected: true, for: user)
+        #expect(reselected.selectedQuantity == 5)
+        #expect(reselected.selectedTotalCents == 2 * 1_250 + 3 * 9_999)
+    }
+
+    @Test func removingALineLeavesTheOthers() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 2, for: user)
+        let cart = try carts.add(try #require(skus["B-1"]), quantity: 3, for: user)
+        let line = try #require(cart.lines.first { $0.skuID == skus["B-1"] })
+        let after = try carts.remove(line.id, for: user)
+        #expect(after.lines.map(\.skuID) == [skus["A-1"]])
+        #expect(after.totalQuantity == 2)
+        #expect(throws: CartError.lineNotFound) { try carts.remove(line.id, for: user) }
+        #expect(throws: CartError.lineNotFound) { try carts.update(line.id, quantity: 1, selected: nil, for: user) }
+    }
+
+    @Test func emptyingTheCartRemovesEveryLineOfThatUserOnly() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let other = try fixture.cartUser("13900139000")
+        let carts = fixture.shop.carts
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 2, for: user)
+        _ = try carts.add(try #require(skus["B-1"]), quantity: 3, for: user)
+        let othersCart = try carts.add(try #require(skus["A-1"]), quantity: 4, for: other)
+        let emptied = try carts.clear(for: user)
+        #expect(emptied.lines.isEmpty)
+        #expect(emptied.totalQuantity == 0)
+        #expect(try carts.cart(of: user).lines.isEmpty)
+        #expect(try carts.cart(of: other) == othersCart)
+    }
+
+    @Test func anotherUsersLineIsNotFoundAndUntouched() throws {
+        let (fixture, skus, owner) = try Self.seeded()
+        let intruder = try fixture.cartUser("13900139000")
+        let carts = fixture.shop.carts
+        let cart = try carts.add(try #require(skus["A-1"]), quantity: 2, for: owner)
+        let line = try #require(cart.lines.first)
+        let rowsBefore = try fixture.cartRows(of: owner)
+        #expect(throws: CartError.lineNotFound) { try carts.update(line.id, quantity: 5, selected: false, for: intruder) }
+        #expect(throws: CartError.lineNotFound) { try carts.update(line.id, quantity: nil, selected: false, for: intruder) }
+        #expect(throws: CartError.lineNotFound) { try carts.remove(line.id, for: intruder) }
+        _ = try carts.clear(for: intruder)
+        #expect(try fixture.cartRows(of: owner) == rowsBefore)
+        #expect(try carts.cart(of: intruder).lines.isEmpty)
+    }
+}
