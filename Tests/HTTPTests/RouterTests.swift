@@ -24,6 +24,21 @@ struct RouterTests {
         return router
     }
 
+    @Test func aLiteralSegmentWinsOverAParameterAndOnlyItsMethodsAreAllowed() throws {
+        let router = Router()
+        router.group("/articles")
+            .get("/:id") { request, _ in Response.text("article \(try request.parameter("id"))") }
+            .delete("/:id") { _, _ in Response.text("deleted") }
+            .get("/top") { _, _ in Response.text("top") }
+        let top = try router.respond(to: Request(method: "GET", path: "/articles/top"), context: Context())
+        #expect(String(decoding: top.body, as: UTF8.self) == "top")
+        let article = try router.respond(to: Request(method: "GET", path: "/articles/7"), context: Context())
+        #expect(String(decoding: article.body, as: UTF8.self) == "article 7")
+        let deleteTop = try router.respond(to: Request(method: "DELETE", path: "/articles/top"), context: Context())
+        #expect(deleteTop.status == .methodNotAllowed)
+        #expect(deleteTop.headers["Allow"] == "GET, HEAD")
+    }
+
     @Test func routeParametersAreExtracted() throws {
         let router = makeRouter()
         let response = try router.respond(to: Request(method: "GET", path: "/api/v1/products/42"), context: Context())
@@ -58,7 +73,7 @@ struct RouterTests {
         let router = makeRouter()
         let response = try router.respond(to: Request(method: "DELETE", path: "/api/v1/products/1"), context: Context())
         #expect(response.status == .methodNotAllowed)
-        #expect(response.headers["Allow"] == "GET, PATCH, POST")
+        #expect(response.headers["Allow"] == "GET, HEAD, PATCH, POST")
         #expect(try errorCode(response) == "method_not_allowed")
     }
 

@@ -167,7 +167,7 @@ struct ServerTests {
             #expect(try missing.errorDetail()["code"] as? String == "not_found")
             let wrongMethod = try connection.request("DELETE", "/hello")
             #expect(wrongMethod.status == 405)
-            #expect(wrongMethod.header("Allow") == "GET")
+            #expect(wrongMethod.header("Allow") == "GET, HEAD")
             #expect(try wrongMethod.errorDetail()["code"] as? String == "method_not_allowed")
         }
     }

@@ -51,7 +51,8 @@ struct AccountValidationTests {
     @Test func aPlus86PrefixIsNormalisedAway() throws {
         #expect(try PhoneNumber.normalize("+8613800138000") == "13800138000")
         #expect(try PhoneNumber.normalize("13800138000") == "13800138000")
-        #expect(try PhoneNumber.normalize(" 13800138000 ") == "13800138000")
+        // exactly the documented pattern ^(\+86)?1[0-9]{10}$: no surrounding blanks
+        #expect(throws: ValidationError.self) { try PhoneNumber.normalize(" 13800138000 ") }
     }
 
     @Test(arguments: ["1380013800", "138001380001", "23800138000", "1380013800a", "phonenumber", "", "+86", "+8623800138000",

@@ -81,7 +81,7 @@ struct SessionTests {
         try fixture.register(phone)
         #expect(throws: AccountError.invalidCredentials) { try fixture.login(phone, password: "not-the-password") }
         #expect(throws: AccountError.invalidCredentials) { try fixture.login("13900139000") }
-        #expect(throws: AccountError.invalidCredentials) { try fixture.login("not-a-phone") }
+        #expect(throws: ValidationError.self) { try fixture.login("not-a-phone") }
     }
 
     @Test func repeatedFailuresForAPhoneAreRefusedUntilTheWindowPasses() throws {

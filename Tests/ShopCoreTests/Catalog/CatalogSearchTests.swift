@@ -128,11 +128,10 @@ struct CatalogSearchTests {
         #expect(throws: ValidationError.self) { try fixture.catalogService.suggestions(String(repeating: "a", count: 65)) }
     }
 
-    @Test func controlCharactersInAQueryAreAValidationError() throws {
+    @Test func controlCharactersInAQueryAreReadAsSpaces() throws {
         let fixture = try searchShop()
-        #expect(throws: ValidationError("q", "q must not contain control characters.")) {
-            try fixture.catalogTitles("玫\u{0}瑰")
-        }
+        #expect(try fixture.catalogTitles("\u{1}玫瑰\u{0}") == fixture.catalogTitles("玫瑰"))
+        #expect(try fixture.catalogTitles("玫\u{0}瑰").isEmpty)
     }
 
     // MARK: Suggestions
