@@ -28,7 +28,8 @@ public struct DemoAuthorSeeder: Sendable {
     public func seed(fileAt path: String) throws -> Int {
         guard let data = FileManager.default.contents(atPath: path) else { throw ImportError.unreadable("\(path) cannot be read") }
         var entries: [Entry] = []
-        for (index, line) in data.split(separator: 0x0A).enumerated() where !line.isEmpty {
+        for (index, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
+        where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
             guard let entry = try? JSONDecoder().decode(Entry.self, from: Data(line)) else {
                 throw ImportError.invalidRows([ImportIssue(line: index + 1, column: "line", reason: "is not an author object")])
             }
