@@ -28,8 +28,11 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "SQLite", "Crypto"]),
-        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQLite"]),
+        // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
+        .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "HTTP", "SQLite", "Crypto"],
+                path: "Tests/ShopTestSupport"),
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "SQLite", "Crypto", "ShopTestSupport"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQLite", "ShopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTP
+import ShopTestSupport
 import Testing
 
 @Suite("API: /auth")

@@ -1,34 +1,14 @@
 import Foundation
 import HTTP
 import ShopCore
+import ShopTestSupport
 import Testing
 
-/// One SKU row of a small catalogue CSV.
-struct CartAPICatalogRow {
-    var product: String
-    var sku: String
-    var price = "10.00"
-    var stock = 200
-    var status = "on_sale"
-}
-
 extension TestAPI {
-    /// Imports `rows` through the catalogue importer (a temp `.csv`) and answers every SKU id by code.
+    /// Imports `rows` as the cart service tests do (`TestShop.cartSeed`) and answers every SKU id by code.
     @discardableResult
-    func cartSeed(_ rows: [CartAPICatalogRow]) throws -> [String: Int] {
-        let header = "product_code,sku_code,sku_name,title,subtitle,category,price,original_price,stock,description,cover_url,image_urls,attributes,status"
-        let lines = rows.map { row in
-            [row.product, row.sku, "规格\(row.sku)", "花束\(row.product)", "", "花束/玫瑰", row.price, "", String(row.stock),
-             "", "https://img.floral.example/\(row.product).jpg", "", "", row.status].joined(separator: ",")
-        }
-        let path = directory.appendingPathComponent("cart-catalog-\(UUID().uuidString).csv").path
-        try ([header] + lines).joined(separator: "\n").appending("\n").write(toFile: path, atomically: true, encoding: .utf8)
-        _ = try shop.catalogImporter.importFile(at: path, options: .init())
-        return try shop.pool.read { db in
-            var ids: [String: Int] = [:]
-            for row in try db.query("SELECT id, code FROM skus") { ids[try row.string("code")] = Int(try row.int64("id")) }
-            return ids
-        }
+    func cartSeed(_ rows: [CartCatalogRow]) throws -> [String: Int] {
+        try testShop.cartSeed(rows).mapValues { Int($0.rawValue) }
     }
 
     /// Signs a new user up through the services (code captured, then register); answers the token and id.
@@ -67,11 +47,11 @@ struct CartAddressAPITests {
         init(_ configure: (inout Config) -> Void = { _ in }) throws {
             app = try TestAPI(configure)
             skus = try app.cartSeed([
-                CartAPICatalogRow(product: "FL-A", sku: "A-1", price: "12.50"),
-                CartAPICatalogRow(product: "FL-A", sku: "A-2", price: "20.00"),
-                CartAPICatalogRow(product: "FL-B", sku: "B-1", price: "99.99"),
-                CartAPICatalogRow(product: "FL-LOW", sku: "LOW-1", price: "5.00", stock: 3),
-                CartAPICatalogRow(product: "FL-OFF", sku: "OFF-1", status: "off_sale"),
+                CartCatalogRow(product: "FL-A", sku: "A-1", price: "12.50"),
+                CartCatalogRow(product: "FL-A", sku: "A-2", price: "20.00"),
+                CartCatalogRow(product: "FL-B", sku: "B-1", price: "99.99"),
+                CartCatalogRow(product: "FL-LOW", sku: "LOW-1", price: "5.00", stock: 3),
+                CartCatalogRow(product: "FL-OFF", sku: "OFF-1", status: "off_sale"),
             ])
             a = try app.cartSignUp("13800138000")
             b = try app.cartSignUp("13900139000")
@@ -278,8 +258,8 @@ struct CartAddressAPITests {
         try world.add("LOW-1", 3)
         #expect(try world.cart(world.a.token).json["selected_total_cents"] as? Int == 2 * 1_250 + 9_999 + 3 * 500)
 
-        try world.app.cartSeed([CartAPICatalogRow(product: "FL-B", sku: "B-1", price: "99.99", status: "off_sale"),
-                                CartAPICatalogRow(product: "FL-LOW", sku: "LOW-1", price: "5.00", stock: 2)])
+        try world.app.cartSeed([CartCatalogRow(product: "FL-B", sku: "B-1", price: "99.99", status: "off_sale"),
+                                CartCatalogRow(product: "FL-LOW", sku: "LOW-1", price: "5.00", stock: 2)])
         let cart = try world.cart(world.a.token).json
         let items = try #require(cart["items"] as? [[String: Any]])
         let bySKU = Dictionary(uniqueKeysWithValues: items.compactMap { item in (item["sku_id"] as? Int).map { ($0, item) } })

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import ShopCore
+import ShopTestSupport
 import Testing
 
 /// A catalogue for the API: two categories deep, a product with two SKUs, images and attributes,

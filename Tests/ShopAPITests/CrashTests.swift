@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import SQLite
+import ShopTestSupport
 import Testing
 
 /// The crash test of the orders issue: the real `shop serve` takes buy-now orders from several

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import HTTP
 import ShopAPI
+import ShopTestSupport
 import Testing
 
 @Suite("API over a real socket")

@@ -1,4 +1,5 @@
 import Foundation
+import ShopTestSupport
 import Testing
 
 /// Checks the documented error shape `{"error": {"code", "message", "field"?, "retry_after"?}}`

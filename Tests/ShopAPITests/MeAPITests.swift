@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import ShopTestSupport
 import Testing
 
 @Suite("API: /me")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import ShopAPI
+import ShopTestSupport
 import Testing
 
 /// `openapi.json` at the repository root is the contract: it must describe every route the

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import SQLite
 @testable import ShopCore
+import ShopTestSupport
 import Testing
 
 /// A signed-in buyer over the API: bearer token, user id and one address id.

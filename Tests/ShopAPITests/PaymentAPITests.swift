@@ -6,116 +6,8 @@ import HTTP
 import SQLite
 import ShopAPI
 @testable import ShopCore
+import ShopTestSupport
 import Testing
-
-/// Fixed secrets and keys of the payment API tests (RSA pairs made with `openssl genpkey` for these tests only;
-/// "other" plays a key that is not Alipay's).
-enum PaymentAPIKeys {
-    static let mockpaySecret = "whsec_floral_test_secret"
-    /// The API key of WeChat's published v2 signature example.
-    static let wechatAPIKey = "192006250b4c09247ec02edce69f6a2d"
-    static let wechatAppID = "wx2421b1c4370ec43b"
-    static let wechatMchID = "10000100"
-    static let alipayAppID = "2021000148600001"
-    static let alipaySellerID = "2088102146225135"
-
-    static let alipayPublicPEM = """
------BEGIN PUBLIC KEY-----
-MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEApUEqu5XL5JfmBYDXj87m
-k7uqQ2DrQFjxk129nMypYr3quNlrY/2zNLcYm6lyimP1jqK02HZqtniTBNcY5wJh
-jG4UBc7z9Cfw+g6D8+BBU3OAa40SXv7oX3dk/SEblHeTXC4tijgIhjJNF3ysJiLz
-T8atV4RF43EW7LiuU+2Q35gf7qZa+2r2U+DgHZK/pFzXLz9rftiHdPoy6eVik2lc
-tpoE/tlENbRkoHBq/qb58xdPvQoa49jeK0lu5rKu8IaVM3vsHNSvF8brJ55E/7Jc
-rYdUxDlL7faNLuo/ChK+h4FQ6UFgMJ2tzYgoq75FfLwhcjbub8s5hsyi3jOdVvP7
-WwIDAQAB
------END PUBLIC KEY-----
-"""
-
-    static let alipayPrivatePEM = """
------BEGIN PRIVATE KEY-----
-MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQClQSq7lcvkl+YF
-gNePzuaTu6pDYOtAWPGTXb2czKliveq42Wtj/bM0txibqXKKY/WOorTYdmq2eJME
-1xjnAmGMbhQFzvP0J/D6DoPz4EFTc4BrjRJe/uhfd2T9IRuUd5NcLi2KOAiGMk0X
-fKwmIvNPxq1XhEXjcRbsuK5T7ZDfmB/uplr7avZT4OAdkr+kXNcvP2t+2Id0+jLp
-5WKTaVy2mgT+2UQ1tGSgcGr+pvnzF0+9Chrj2N4rSW7msq7whpUze+wc1K8Xxusn
-nkT/slyth1TEOUvt9o0u6j8KEr6HgVDpQWAwna3NiCirvkV8vCFyNu5vyzmGzKLe
-M51W8/tbAgMBAAECggEACqx33x/gyIYLJGXbBn3dpMMlTy7OYxybleIjIiKR+j+8
-Dm50okO7tHbzDvLV5BxquujFd4nGgLyu+kwOXrVnqZNelbV1SlreFLilSzY74fD+
-5XN6MUqTpb7ndfYSevdyPCz7YgcWfdx34EF8OQZe4tM5VQLFJNikG2weTmt0xQxK
-s4Sw3BeZU+Ly4/DUWPs/ma242eYMyhSMJWoazxMRPqcUVszmJzGHn29ujIs2t7kb
-oXhJvPKgKwQ8REzAAeFXDIzg1qN+wnX29BsNzm/Ia84otFw1z7mS4G36STl7/mmh
-7WwznK+I99SFlIy0x/eQopG5G51fiaQhlaMPvfKfaQKBgQDe/iFa8snqGJ/OscLm
-33PwNl0sPcvTtXZ46PanQWRoENufoCSjI9nM2a/dEANdIfx0LiVDCblEh6qCd/oK
-rfbSIwtO11FYJbaZPl6ICFWHKFtpgEFO+aHXKZTOeMwW5g7HhzKyqXn5ouujpuDE
-DFyC9SfUQGbk6n9AYMhqbrHbtwKBgQC9tynWjzk+VnPC7axjwdmQ+mBPXS1wbdmX
-K8uzsH4C/1nxn7RE5ZqPAmEfUiNyEDF0aNvRykGkTgVqUEzaSdu5weJor4JojA4t
-ntyPlCT2M+pkMEIfbitO6DFKotQJjKp1Hq2MopZUOj7QyukoYDSF3b2JvsEX4/zg
-PG1aZfflfQKBgQCJXvrDYXAb44GHPqD3w05T+9mYKJWJXW+XesSAMtuc9E2n32rS
-iYJiHPSm9XdtB0PTep3/11ynp//Vkf2aWKMFvwr3TdPRvqHnc7GekavGsIjnzFfv
-Q/98YiRGscngjWcradFEmP0IWWJalbI/c/IFxur7aZU5jnBIA5dTYc/1rwKBgDpg
-UAlrjMu3wmsqwy73CUFpKZWCMGc2BgxUN5wVJNE7Tavh3pCMriBvNP90QN/qR61w
-TqOhPs2WDGiISP2qWGgyVr6rss8EuaAkD+5GQZFYrDkj+FS/i6f+Hpy+ucwuco0T
-YYeyx9snCQkqRtBbug2vC5GFFtmJF9jP/z4fvkXpAoGBAJ1xXQmwnnck6no0vU8m
-6EJPy9zI5g/Iqfce9vZR9DviOXdrVKcz69O38z7K/ECmP1gRTGCDtMxCiKkumsgD
-xTt8VM5tobrpXDHmlEE3zxl+Y3aes/m+rLGJqPC6/OiERi5CeO0UBMF5RTNDp9WY
-iVxiq79cAfUHhDEV0fFbp7WE
------END PRIVATE KEY-----
-"""
-
-    static let otherPublicPEM = """
------BEGIN PUBLIC KEY-----
-MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAujajfCTkSfM9h/0e2Nki
-pXNEcUETlpypadskttr+SedZMYnzYhgk+hpe7cysMOB5FRLvM5muT0K+b3gKiTub
-CHl6QDQDtYlUkCxqnzHQMRGu0HqYHOfGWyjhRJpnSovVejzWN0+gp6HMGcBkIrQY
-oSf6K+2a/vO6iNw1LVIHYbnt0d1UnqOZORNC8MHQWJF/noHs4oU0txoZk2DMq0BH
-3Ky6ijmYDExlMdGJcZKuxo1c62soS2rl3JKFmiVFQaJkOXC7zzQlTWh6b+kB3bKp
-TBI1wThF55kppwp2Mh8hrXlhG1tCKpFJn2GTlWs45kWiv+kejfFW64MGhbkIlyU/
-8QIDAQAB
------END PUBLIC KEY-----
-"""
-
-    static let otherPrivatePEM = """
------BEGIN PRIVATE KEY-----
-MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC6NqN8JORJ8z2H
-/R7Y2SKlc0RxQROWnKlp2yS22v5J51kxifNiGCT6Gl7tzKww4HkVEu8zma5PQr5v
-eAqJO5sIeXpANAO1iVSQLGqfMdAxEa7Qepgc58ZbKOFEmmdKi9V6PNY3T6CnocwZ
-wGQitBihJ/or7Zr+87qI3DUtUgdhue3R3VSeo5k5E0LwwdBYkX+egezihTS3GhmT
-YMyrQEfcrLqKOZgMTGUx0Ylxkq7GjVzrayhLauXckoWaJUVBomQ5cLvPNCVNaHpv
-6QHdsqlMEjXBOEXnmSmnCnYyHyGteWEbW0IqkUmfYZOVazjmRaK/6R6N8VbrgwaF
-uQiXJT/xAgMBAAECggEALWFucy08c2cziiYeM+Oq5V5TgjRFVVGlmdYduvBgw1r9
-qix/41qV/Fub4eEc36Z8661bHRypVciix2CeVLZxgF22dNoYQ1AOCzq/2z8VCThR
-fZ463uR/Oy0ZxRHJ9Wlho7Ia1IzzzpaIOohf/vMcA35OIhF8UgDM51ifHwXcJazy
-sZY4N6kVcEYozgf7hD9HyJC1zvW3GeiNfYtMOdtceKRA2NT9UH+53UrD9YEh05ME
-dsrn29xBYBHdiIbxv+7JokAhiHDH3ScEFQeCCaRq18/6HxmVek45Fif+Bygjyuxk
-s3BSrqa6RcH4Nwa2rySeO4egyhxf1g50YSHK7YxvPwKBgQDyNi0HzsLACKlMpHKL
-kfTPe2XBVluv0fXudwc1fpDCmkbBPHK6mkGn+mvmF0IjbijeKKgGN7xppAlJbgr6
-uoRokA48QKscQF4Nou1RPNiKdHN6Z+YgJU1/73QYnGgcwWvRPhb/PXCjrDv7w0/u
-o8p111rCUsI0nul8H9e1W4AQ5wKBgQDE0GJIwjuyVpOJ9UMR9i4XLd2EOxLIGc8C
-pSYmjCZ4nu10kezBES5G0C3YwW7PFi5dup8vyPh+SIdZnEVW4TiU1HMAzUYmvrHx
-ko7CQ+1e+hF7NZ0vFNLHANQc07wVxmxH29b4BGsgSbaSXPJyKkHV1LkWV8bD0e25
-PXIFm/iVZwKBgAXo2nppSgkjbPYIwR60pfN2AEqST9RfXA/AabWda+zDlNxcHDR/
-VQDDNGS9xohUxLx+43KbY4Z0USGwhKYPbPGcKizAKyyaSXEtu3qS8HmYU8T1ygCY
-yGZJslxzXHrvITFOwYLivd/QcPo4jre02Vi8s2MwX7qm8e1sXXf4ToybAoGBAMBq
-GiyX+FT6X3PY3KGK1LTEmnTUbCBFWyVy4EF/c30po2z73UND0MJadPgc5ICBZwMr
-mMXW7VpI/kqVhRTTS8X1jhmSlqr6dG2AoyE516+rO7wBRpLpAMid/sHQH2oKe4Il
-Y51GdJU0e9HMHRuQRJ0RQ4Kcfi6j5o3bjMX/HqCxAoGAb9LuXBS0Ip1Jj808x1mm
-pqgDXOWm2JoRsHEGyB1ooNZF9YNYX3DQuCrXoMbbwPWZ6uO/RFAj7x2/bWNhWt5q
-PiJLF3F4f2qOTmK5VTtr56Ti+5YGPh9ZG5E6Lv57qlXQXzOwXUcczraq83ayUVMw
-TXbl81X9DQsrOGh6BtYRIvc=
------END PRIVATE KEY-----
-"""
-
-    /// Every provider configured with the test values.
-    static func configure(_ config: inout Config) {
-        config.payments.mockpaySecret = mockpaySecret
-        config.payments.wechatpayAPIKey = wechatAPIKey
-        config.payments.wechatpayAppID = wechatAppID
-        config.payments.wechatpayMchID = wechatMchID
-        config.payments.alipayPublicKeyPEM = alipayPublicPEM
-        config.payments.alipayAppID = alipayAppID
-        config.payments.alipaySellerID = alipaySellerID
-    }
-}
 
 /// An API over a fresh database with every provider configured, one SKU at 64.50 and a signed-in buyer.
 final class PaymentAPIScenario: @unchecked Sendable {
@@ -127,19 +19,9 @@ final class PaymentAPIScenario: @unchecked Sendable {
     var shop: Shop { app.shop }
     var now: Int64 { app.clock.clock.unixNow }
 
-    init(_ configure: (inout Config) -> Void = PaymentAPIKeys.configure) throws {
+    init(_ configure: (inout Config) -> Void = PaymentKeys.configure) throws {
         app = try TestAPI(configure)
-        let csv = """
-            product_code,sku_code,sku_name,title,subtitle,category,price,original_price,stock,description,cover_url,image_urls,attributes,status
-            PAY-ROSE,PAY-ROSE-11,11枝,红玫瑰花束,,花束/玫瑰,64.50,,20,,https://img.floral.example/rose.jpg,,,on_sale
-
-            """
-        let outcome = try app.shop.catalogImporter.importData(Array(csv.utf8), format: .csv, options: .init())
-        guard outcome.issues.isEmpty else { throw FixtureError("seed rejected: \(outcome.issues)") }
-        sku = try app.shop.pool.read { db in
-            guard let id = try db.scalarInt("SELECT id FROM skus WHERE code = 'PAY-ROSE-11'") else { throw FixtureError("no SKU") }
-            return SKUID(id)
-        }
+        sku = try app.testShop.paymentSeedRose()
         (buyer, token, address) = try Self.person(app, phone: "13900000001")
     }
 
@@ -151,10 +33,7 @@ final class PaymentAPIScenario: @unchecked Sendable {
             throw FixtureError("register answered no token or user id")
         }
         let user = UserID(id)
-        let address = try app.shop.addresses.create(
-            AddressFields(recipient: "王小花", phone: "13800138000", province: "浙江省", city: "杭州市", district: "西湖区",
-                          detail: "人民路1号", postalCode: "310000"), for: user)
-        return (user, token, address.id)
+        return (user, token, try app.testShop.paymentAddress(for: user))
     }
 
     /// A "buy now" order of `quantity` roses by the buyer, waiting for payment.
@@ -165,20 +44,10 @@ final class PaymentAPIScenario: @unchecked Sendable {
 
     func status(_ order: Order) throws -> OrderStatus { try shop.orders.order(order.id, for: buyer).status }
 
-    func sales() throws -> Int64 {
-        try shop.pool.read { db in
-            try db.scalarInt("SELECT p.sales FROM products p JOIN skus s ON s.product_id = p.id WHERE s.id = ?", sku.rawValue)
-        } ?? -1
-    }
+    func sales() throws -> Int64 { try app.testShop.orderSales(of: sku) }
 
     /// `event_id status outcome` of every recorded event, oldest first.
-    func events() throws -> [String] {
-        try shop.pool.read { db in
-            try db.query("SELECT event_id, status, outcome FROM payment_events ORDER BY id").map {
-                "\(try $0.string("event_id")) \(try $0.string("status")) \(try $0.string("outcome"))"
-            }
-        }
-    }
+    func events() throws -> [String] { try app.testShop.paymentEvents() }
 
     /// Posts raw bytes to the provider's webhook, with no bearer token.
     func webhook(_ provider: String, body: [UInt8], contentType: String, headers extra: [(String, String)] = []) throws
@@ -198,55 +67,31 @@ final class PaymentAPIScenario: @unchecked Sendable {
 
     /// Posts a mockpay body signed at `timestamp` (now unless given); the header name in its documented spelling.
     func mockpay(_ body: [UInt8], timestamp: Int64? = nil) throws -> TestResponse {
-        let signature = MockpayVerifier.signatureHeader(secret: PaymentAPIKeys.mockpaySecret, timestamp: timestamp ?? now, body: body)
+        let signature = MockpayVerifier.signatureHeader(secret: PaymentKeys.mockpaySecret, timestamp: timestamp ?? now, body: body)
         return try webhook("mockpay", body: body, contentType: "application/json", headers: [("Mockpay-Signature", signature)])
     }
 
     /// A WeChat Pay v2 notify for `order`, MD5-signed with the test API key.
     func wechatBody(_ order: Order, transaction: String, edit: (inout [String: String]) -> Void = { _ in }) -> [UInt8] {
-        var fields = ["appid": PaymentAPIKeys.wechatAppID, "mch_id": PaymentAPIKeys.wechatMchID, "fee_type": "CNY",
+        var fields = ["appid": PaymentKeys.wechatAppID, "mch_id": PaymentKeys.wechatMchID, "fee_type": "CNY",
                       "nonce_str": "5d2b6c2a8db53831f7eda20af46e531c", "out_trade_no": order.number, "result_code": "SUCCESS",
                       "return_code": "SUCCESS", "total_fee": String(order.totalCents), "trade_type": "APP",
                       "transaction_id": transaction]
         edit(&fields)
-        fields["sign"] = WechatPayVerifier.md5Sign(fields, apiKey: PaymentAPIKeys.wechatAPIKey)
+        fields["sign"] = WechatPayVerifier.md5Sign(fields, apiKey: PaymentKeys.wechatAPIKey)
         return Array(WechatXML.document(fields).utf8)
     }
 
     /// An Alipay async notify for `order`, RSA2-signed by the openssl command line with `privateKeyPEM`.
-    func alipayBody(_ order: Order, notify: String, status: String = "TRADE_SUCCESS", appID: String = PaymentAPIKeys.alipayAppID,
-                    privateKeyPEM: String = PaymentAPIKeys.alipayPrivatePEM) throws -> [UInt8] {
-        var fields = ["app_id": appID, "auth_app_id": appID, "seller_id": PaymentAPIKeys.alipaySellerID, "charset": "utf-8",
+    func alipayBody(_ order: Order, notify: String, status: String = "TRADE_SUCCESS", appID: String = PaymentKeys.alipayAppID,
+                    privateKeyPEM: String = PaymentKeys.alipayPrivatePEM) throws -> [UInt8] {
+        var fields = ["app_id": appID, "auth_app_id": appID, "seller_id": PaymentKeys.alipaySellerID, "charset": "utf-8",
                       "notify_id": notify, "notify_type": "trade_status_sync", "notify_time": "2026-11-30 16:00:06",
                       "out_trade_no": order.number, "subject": "鲜花订单 \(order.number)", "total_amount": Money.yuan(fromCents: order.totalCents),
                       "trade_no": "20261130220014468805\(notify)", "trade_status": status, "version": "1.0"]
-        fields["sign"] = try Self.rsaSign(AlipayVerifier.signingString(fields), privateKeyPEM: privateKeyPEM)
+        fields["sign"] = try PaymentSigner.rsaSHA256(AlipayVerifier.signingString(fields), privateKeyPEM: privateKeyPEM)
         fields["sign_type"] = "RSA2"
         return Array(FormEncoding.encode(fields).utf8)
-    }
-
-    /// SHA256withRSA by `openssl dgst -sha256 -sign`, base64.
-    static func rsaSign(_ message: String, privateKeyPEM: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory
-        let keyFile = directory.appendingPathComponent("payment-api-key-\(UUID().uuidString).pem")
-        let messageFile = directory.appendingPathComponent("payment-api-msg-\(UUID().uuidString).txt")
-        try privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
-        try Data(message.utf8).write(to: messageFile)
-        defer {
-            try? FileManager.default.removeItem(at: keyFile)
-            try? FileManager.default.removeItem(at: messageFile)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["dgst", "-sha256", "-sign", keyFile.path, messageFile.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let signature = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, signature.count == 256 else { throw FixtureError("openssl dgst -sign failed") }
-        return signature.base64EncodedString()
     }
 }
 
@@ -299,7 +144,7 @@ struct PaymentAPITests {
     }
 
     @Test func startingWithAnUnknownProviderIs400AndWithAnUnconfiguredOneIs422() throws {
-        let s = try PaymentAPIScenario { $0.payments.mockpaySecret = PaymentAPIKeys.mockpaySecret }
+        let s = try PaymentAPIScenario { $0.payments.mockpaySecret = PaymentKeys.mockpaySecret }
         let order = try s.placeOrder()
         let unknown = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "paypal"], token: s.token)
         #expect(unknown.status == 400)
@@ -330,7 +175,7 @@ struct PaymentAPITests {
         let s = try PaymentAPIScenario()
         let order = try s.placeOrder()
         let body = s.mockpayBody(order, event: "evt_1")
-        let signature = MockpayVerifier.signatureHeader(secret: PaymentAPIKeys.mockpaySecret, timestamp: s.now, body: body)
+        let signature = MockpayVerifier.signatureHeader(secret: PaymentKeys.mockpaySecret, timestamp: s.now, body: body)
         let tampered = Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "evt_1", with: "evt_9").utf8)
 
         let response = try s.webhook("mockpay", body: tampered, contentType: "application/json",
@@ -389,19 +234,8 @@ struct PaymentAPITests {
         let s = try PaymentAPIScenario()
         let order = try s.placeOrder(quantity: 2)
         let body = s.mockpayBody(order, event: "evt_race")
-        let statuses = PaymentAPIStatuses()
-        let group = DispatchGroup()
-        let start = DispatchSemaphore(value: 0)
-        for _ in 0..<10 {
-            group.enter()
-            Thread {
-                start.wait()
-                statuses.add((try? s.mockpay(body).status) ?? -1)
-                group.leave()
-            }.start()
-        }
-        for _ in 0..<10 { start.signal() }
-        group.wait()
+        let statuses = Outcomes<Int>()
+        race(10) { _ in statuses.record((try? s.mockpay(body).status) ?? -1) }
 
         #expect(statuses.all == Array(repeating: 200, count: 10))
         #expect(try s.events() == ["evt_race succeeded paid"])
@@ -448,7 +282,7 @@ struct PaymentAPITests {
     }
 
     @Test func providerWithoutConfiguredKeysIs422ProviderUnavailable() throws {
-        let s = try PaymentAPIScenario { $0.payments.mockpaySecret = PaymentAPIKeys.mockpaySecret }
+        let s = try PaymentAPIScenario { $0.payments.mockpaySecret = PaymentKeys.mockpaySecret }
         let order = try s.placeOrder()
         let wechat = try s.webhook("wechatpay", body: Array(WechatXML.document(["return_code": "SUCCESS"]).utf8),
                                    contentType: "text/xml")
@@ -516,7 +350,7 @@ struct PaymentAPITests {
         let s = try PaymentAPIScenario()
         let order = try s.placeOrder()
 
-        let forged = try s.webhook("alipay", body: try s.alipayBody(order, notify: "000002", privateKeyPEM: PaymentAPIKeys.otherPrivatePEM),
+        let forged = try s.webhook("alipay", body: try s.alipayBody(order, notify: "000002", privateKeyPEM: PaymentKeys.otherPrivatePEM),
                                    contentType: "application/x-www-form-urlencoded")
         #expect(forged.status == 400)
         #expect(forged.errorCode == "invalid_signature")
@@ -540,24 +374,6 @@ struct PaymentAPITests {
         #expect(response.text == "success")
         #expect(try s.events() == ["000004 ignored recorded"])
         #expect(try s.status(order) == .pendingPayment)
-    }
-}
-
-/// HTTP statuses seen by racing threads.
-final class PaymentAPIStatuses: @unchecked Sendable {
-    private let lock = NSLock()
-    private var statuses: [Int] = []
-
-    func add(_ status: Int) {
-        lock.lock()
-        statuses.append(status)
-        lock.unlock()
-    }
-
-    var all: [Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return statuses
     }
 }
 
@@ -613,7 +429,7 @@ struct PaymentSimulateCommandTests {
         process.currentDirectoryURL = Repository.root()
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SHOP_") }
         environment["SHOP_DATABASE_PATH"] = database
-        environment["SHOP_PAYMENTS_MOCKPAY_SECRET"] = PaymentAPIKeys.mockpaySecret
+        environment["SHOP_PAYMENTS_MOCKPAY_SECRET"] = PaymentKeys.mockpaySecret
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output

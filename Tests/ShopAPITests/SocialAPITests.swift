@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import SQLite
 import ShopCore
+import ShopTestSupport
 import Testing
 
 /// A user signed in over the API.
@@ -19,15 +20,7 @@ private let socialArticleKeys: Set<String> = ["id", "title", "summary", "cover_u
 private extension TestAPI {
     func socialSend(_ method: String, _ path: String, query: [String: String] = [:], json: Any? = nil,
                     token: String? = nil) throws -> TestResponse {
-        var headers = Headers()
-        var body: [UInt8] = []
-        if let json {
-            body = Array(try JSONSerialization.data(withJSONObject: json))
-            headers.set("Content-Type", "application/json")
-        }
-        if let token { headers.set("Authorization", "Bearer \(token)") }
-        return try send(Request(method: method, path: "/api/v1" + path, query: query, headers: headers, body: body,
-                                remoteAddress: "10.0.0.1"))
+        try send(method, "/api/v1" + path, query: query, json: json, token: token)
     }
 
     func socialUser(_ phone: String, nickname: String? = nil) throws -> SocialAPIUser {

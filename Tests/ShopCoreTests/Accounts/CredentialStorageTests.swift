@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import ShopCore
+import ShopTestSupport
 import Testing
 
 @Suite("Credential storage")

@@ -1,5 +1,6 @@
 import Foundation
 import ShopCore
+import ShopTestSupport
 import Testing
 
 @Suite("Verification codes")

@@ -1,5 +1,6 @@
 import Foundation
 import ShopCore
+import ShopTestSupport
 import Testing
 
 @Suite("Address book service")
@@ -148,7 +149,7 @@ struct CartAddressServiceTests {
     @Test func racingFirstAddressesMakeExactlyOneDefault() throws {
         let (_, book, user) = try Self.fixture()
         let outcomes = CartOutcomes()
-        cartRace(8) { index in
+        race(8) { index in
             do {
                 _ = try book.create(cartAddress("第\(index)"), for: user)
                 outcomes.record("created")

@@ -1,5 +1,6 @@
 import Foundation
 import ShopCore
+import ShopTestSupport
 import Testing
 
 @Suite("Cart service")
@@ -109,7 +110,7 @@ struct CartServiceTests {
             _ = try carts.clear(for: user)
             _ = try carts.add(try #require(skus["A-1"]), quantity: 80, for: user)
             let outcomes = CartOutcomes()
-            cartRace(racers.count) { index in
+            race(racers.count) { index in
                 do {
                     _ = try carts.add(racers[index], quantity: 5, for: user)
                     outcomes.record("added")
@@ -136,7 +137,7 @@ struct CartServiceTests {
             _ = try carts.clear(for: user)
             _ = try carts.add(try #require(skus["A-1"]), quantity: 90, for: user)
             let outcomes = CartOutcomes()
-            cartRace(2) { index in
+            race(2) { index in
                 do {
                     _ = try carts.add(racers[index], quantity: 9, for: user)
                     outcomes.record("added")

@@ -1,3 +1,4 @@
+import ShopTestSupport
 import Testing
 @testable import ShopCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 @testable import ShopCore
+import ShopTestSupport
 
 /// One SKU row of a catalogue file, with plausible defaults; `csv` quotes every field.
 struct CatalogLine {

@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 @testable import ShopCore
+import ShopTestSupport
 import Testing
 
 @Suite("Orders: checkout")

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SQLite
 @testable import ShopCore
+import ShopTestSupport
 import Testing
 
 @Suite("Orders: racing buyers")

@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 @testable import ShopCore
+import ShopTestSupport
 
 /// One SKU of the small catalogue the order tests seed (each SKU its own product unless `product` is shared).
 struct OrderSeedSKU {
@@ -63,13 +64,6 @@ extension TestShop {
         return stock
     }
 
-    /// The `sales` of the product a SKU belongs to.
-    func orderSales(of sku: SKUID) throws -> Int64 {
-        try pool.read { db in
-            try db.scalarInt("SELECT p.sales FROM products p JOIN skus s ON s.product_id = p.id WHERE s.id = ?", sku.rawValue)
-        } ?? -1
-    }
-
     /// Row counts of the order tables: (orders, order_items, idempotency_keys).
     func orderRowCounts() throws -> [Int64] {
         try pool.read { db in
@@ -86,21 +80,4 @@ extension TestShop {
 }
 
 /// Collects what racing threads saw, from any thread.
-final class OrderOutcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [String] = []
-
-    func record(_ result: String) {
-        lock.lock()
-        results.append(result)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return results
-    }
-
-    func count(_ result: String) -> Int { all.filter { $0 == result }.count }
-}
+typealias OrderOutcomes = Outcomes<String>

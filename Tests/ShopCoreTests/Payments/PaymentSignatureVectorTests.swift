@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ShopTestSupport
 import Testing
 @testable import ShopCore
 

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import ShopTestSupport
 import Testing
 @testable import ShopCore
 
@@ -114,7 +115,7 @@ struct PaymentWebhookTests {
         let outcomes = PaymentOutcomes()
         let payments = s.payments
 
-        paymentRace(10) { _ in
+        race(10) { _ in
             do {
                 outcomes.record("\(try payments.receive(provider: "mockpay", headers: ["mockpay-signature": header], body: body))")
             } catch {
@@ -138,7 +139,7 @@ struct PaymentWebhookTests {
         let payments = s.payments
         let outcomes = PaymentOutcomes()
 
-        paymentRace(10) { index in
+        race(10) { index in
             let header = PaymentSigner.mockpay(bodies[index], timestamp: now)
             do {
                 _ = try payments.receive(provider: "mockpay", headers: ["mockpay-signature": header], body: bodies[index])

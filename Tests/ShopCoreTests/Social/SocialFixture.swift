@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import ShopTestSupport
 import Testing
 @testable import ShopCore
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShopTestSupport
 import Testing
 @testable import ShopCore
 

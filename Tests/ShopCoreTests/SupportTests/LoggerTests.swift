@@ -1,29 +1,15 @@
 import Foundation
 @testable import ShopCore
+import ShopTestSupport
 import Testing
 
 @Suite("Logger")
 struct LoggerTests {
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-
-        func append(_ line: String) {
-            lock.lock()
-            lines.append(line)
-            lock.unlock()
-        }
-
-        var all: [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            return lines
-        }
-    }
+    typealias Lines = Outcomes<String>
 
     private func capturing(_ level: Logger.Level) -> (Logger, Lines) {
         let lines = Lines()
-        return (Logger(minimumLevel: level) { lines.append($0) }, lines)
+        return (Logger(minimumLevel: level) { lines.record($0) }, lines)
     }
 
     @Test("Values are quoted only when needed and never span lines", arguments: [

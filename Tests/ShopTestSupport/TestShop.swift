@@ -2,64 +2,26 @@ import Foundation
 import SQLite
 import ShopCore
 
-/// The repository this test file lives in, found by walking up from `#filePath` to `Package.swift`.
-enum Repository {
-    static func root(from file: String = #filePath) -> URL {
-        var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                return directory
-            }
-            directory.deleteLastPathComponent()
-        }
-        preconditionFailure("no Package.swift above \(file)")
-    }
-
-    static var migrations: String { root().appendingPathComponent("Migrations").path }
-}
-
-/// Records every code a service sends, from any thread.
-final class CapturingCodeSender: CodeSender, @unchecked Sendable {
-    private let lock = NSLock()
-    private var sent: [CodeMessage] = []
-
-    func send(_ message: CodeMessage) {
-        lock.lock()
-        sent.append(message)
-        lock.unlock()
-    }
-
-    var messages: [CodeMessage] {
-        lock.lock()
-        defer { lock.unlock() }
-        return sent
-    }
-
-    /// The digits of the newest code sent to `phone` for `purpose`.
-    func lastCode(to phone: String, for purpose: CodePurpose) -> String? {
-        messages.last { $0.phone == phone && $0.purpose == purpose.rawValue }?.code
-    }
-}
-
 /// A `Shop` over a fresh temp-file database with every migration of the repository applied,
 /// a manual clock, a silent log, a capturing code sender and cheap argon2 costs.
-final class TestShop: @unchecked Sendable {
-    static let pepper = "test-pepper-0123456789"
-    static let password = "flower123"
+public final class TestShop: @unchecked Sendable {
+    public static let pepper = "test-pepper-0123456789"
+    public static let password = "flower123"
 
-    let directory: URL
-    let clock: ManualClock
-    let sender: CapturingCodeSender
-    let config: Config
-    let shop: Shop
+    public let directory: URL
+    public let clock: ManualClock
+    public let sender: CapturingCodeSender
+    public let config: Config
+    public let shop: Shop
 
-    var accounts: AccountService { shop.accounts }
-    var verification: VerificationService { shop.verification }
-    var pool: DatabasePool { shop.pool }
+    public var accounts: AccountService { shop.accounts }
+    public var verification: VerificationService { shop.verification }
+    public var pool: DatabasePool { shop.pool }
 
-    init(_ configure: (inout Config) -> Void = { _ in }) throws {
+    /// `directoryPrefix` names the temp directory (`<prefix>-<uuid>`) the database lives in.
+    public init(directoryPrefix: String = "shopcore-tests", _ configure: (inout Config) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("shopcore-tests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("\(directoryPrefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var config = Config()
         config.database.path = directory.appendingPathComponent("shop.sqlite").path
@@ -79,7 +41,7 @@ final class TestShop: @unchecked Sendable {
     }
 
     /// Another `Shop` over the same database (e.g. with raised argon2 costs), sharing clock and sender.
-    func reopened(_ configure: (inout Config) -> Void) throws -> Shop {
+    public func reopened(_ configure: (inout Config) -> Void) throws -> Shop {
         var changed = config
         configure(&changed)
         return try Self.openShop(changed, clock: clock, sender: sender)
@@ -95,7 +57,7 @@ final class TestShop: @unchecked Sendable {
     }
 
     /// Asks for a code and answers the digits that were sent.
-    func sendCode(to phone: String, for purpose: CodePurpose, from clientIP: String = "10.0.0.1") throws -> String {
+    public func sendCode(to phone: String, for purpose: CodePurpose, from clientIP: String = "10.0.0.1") throws -> String {
         _ = try verification.requestCode(phone: phone, purpose: purpose, clientIP: clientIP)
         guard let code = sender.lastCode(to: (try? PhoneNumber.normalize(phone)) ?? phone, for: purpose) else {
             throw FixtureError("no \(purpose.rawValue) code was sent to \(phone)")
@@ -105,23 +67,23 @@ final class TestShop: @unchecked Sendable {
 
     /// Registers `phone` with the plain password and answers the session.
     @discardableResult
-    func register(_ phone: String, password: String = TestShop.password, nickname: String? = nil) throws -> Session {
+    public func register(_ phone: String, password: String = TestShop.password, nickname: String? = nil) throws -> Session {
         let code = try sendCode(to: phone, for: .register)
         return try accounts.register(phone: phone, code: code,
                                      credential: Credential(passwordMD5: nil, password: password), nickname: nickname)
     }
 
-    func login(_ phone: String, password: String = TestShop.password, from clientIP: String = "10.0.0.1") throws -> Session {
+    public func login(_ phone: String, password: String = TestShop.password, from clientIP: String = "10.0.0.1") throws -> Session {
         try accounts.login(phone: phone, credential: Credential(passwordMD5: nil, password: password), clientIP: clientIP)
     }
 
     /// The stored password hash of `phone`.
-    func storedPasswordHash(_ phone: String) throws -> String? {
+    public func storedPasswordHash(_ phone: String) throws -> String? {
         try pool.read { db in try db.queryOne("SELECT password_hash FROM users WHERE phone = ?", phone)?.string("password_hash") }
     }
 
     /// Every TEXT value in every table of the database.
-    func allStoredText() throws -> [(table: String, column: String, value: String)] {
+    public func allStoredText() throws -> [(table: String, column: String, value: String)] {
         try pool.read { db in
             let tables = try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
                 .map { try $0.string("name") }
@@ -137,14 +99,16 @@ final class TestShop: @unchecked Sendable {
             return found
         }
     }
+
+    /// The `sales` of the product a SKU belongs to (-1 when there is no such SKU).
+    public func orderSales(of sku: SKUID) throws -> Int64 {
+        try pool.read { db in
+            try db.scalarInt("SELECT p.sales FROM products p JOIN skus s ON s.product_id = p.id WHERE s.id = ?", sku.rawValue)
+        } ?? -1
+    }
 }
 
 /// A six-digit code that is surely not `code`.
-func wrongCode(for code: String) -> String {
+public func wrongCode(for code: String) -> String {
     String(format: "%06d", ((Int(code) ?? 0) + 1) % 1_000_000)
-}
-
-struct FixtureError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
