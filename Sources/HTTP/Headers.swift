@@ -10,8 +10,7 @@ public struct Headers: Sendable, Sequence {
 
     /// The first value of the field `name`, whatever its case.
     public subscript(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return fields.first { $0.name.lowercased() == lower }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
     }
 
     /// Adds a field, keeping any existing one of the same name.
@@ -21,9 +20,16 @@ public struct Headers: Sendable, Sequence {
 
     /// Replaces every field of that name with one value.
     public mutating func set(_ name: String, _ value: String) {
-        let lower = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == lower }
+        fields.removeAll { Self.sameName($0.name, name) }
         fields.append((name, value))
+    }
+
+    /// ASCII case-insensitive comparison (header names are ASCII), without allocating.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        return zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7a)
+        }
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {

@@ -11,7 +11,7 @@ public enum JSON {
         encoder.keyEncodingStrategy = .custom { path in
             let key = path[path.count - 1]
             if key.intValue != nil { return key }
-            return WireKey(stringValue: snakeCase(key.stringValue))
+            return WireKey(stringValue: wireNames.snakeCase(key.stringValue))
         }
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -54,6 +54,9 @@ public enum JSON {
         }
         return out
     }
+
+    /// Key spellings are few and fixed: convert each once.
+    static let wireNames = WireNameCache()
 
     private struct WireKey: CodingKey {
         var stringValue: String
@@ -119,5 +122,25 @@ extension HTTPError {
         @unknown default:
             return .badRequest("The body is not valid JSON.")
         }
+    }
+}
+
+/// Remembers `JSON.snakeCase` of each key, shared by all threads.
+final class WireNameCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: [String: String] = [:]
+
+    func snakeCase(_ camel: String) -> String {
+        lock.lock()
+        if let known = names[camel] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let converted = JSON.snakeCase(camel)
+        lock.lock()
+        if names.count < 4_096 { names[camel] = converted }
+        lock.unlock()
+        return converted
     }
 }

@@ -7,6 +7,8 @@ public final class Router: @unchecked Sendable {
         let method: String
         let pattern: String
         let segments: [Segment]
+        /// How many segments are literal: the more, the more specific the pattern.
+        let specificity: Int
         let responder: Responder
     }
 
@@ -29,7 +31,8 @@ public final class Router: @unchecked Sendable {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
         }
-        routes.append(Route(method: method.rawValue, pattern: pattern, segments: segments,
+        let specificity = segments.filter { if case .literal = $0 { true } else { false } }.count
+        routes.append(Route(method: method.rawValue, pattern: pattern, segments: segments, specificity: specificity,
                             responder: middleware.wrapping(handler)))
     }
 
@@ -47,7 +50,7 @@ public final class Router: @unchecked Sendable {
         var bestSpecificity = -1
         for route in routes {
             guard let parameters = Self.match(route.segments, parts) else { continue }
-            let specificity = route.segments.filter { if case .literal = $0 { true } else { false } }.count
+            let specificity = route.specificity
             if specificity > bestSpecificity {
                 best = [(route, parameters)]
                 bestSpecificity = specificity

@@ -14,6 +14,7 @@ public struct ShopAPI: Sendable {
         let logger = shop.logger
         let random = shop.random
         let requestID = RequestIDMiddleware(makeID: { Hex.encode(random.bytes(8)) }) { request, response, id, ms in
+            guard logger.minimumLevel <= .info else { return }
             logger.info("request", ["method": request.method, "path": request.path, "status": String(response.status.code),
                                     "ms": String(format: "%.1f", ms), "id": id])
         }

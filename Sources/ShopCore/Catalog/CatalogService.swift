@@ -8,6 +8,7 @@ public struct CatalogService: Sendable {
     let logger: Logger
     private let store = CatalogStore()
     private let search = SearchStore()
+    private let recorder: SearchRecorder
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
 
@@ -15,6 +16,7 @@ public struct CatalogService: Sendable {
         self.pool = pool
         self.clock = clock
         self.logger = logger
+        recorder = SearchRecorder(pool: pool, logger: logger)
     }
 
     /// Whether any product exists (on sale or not).
@@ -36,7 +38,7 @@ public struct CatalogService: Sendable {
             if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
             return try store.products(query, db)
         }
-        if let text = query.text, query.page.page == 1 { record(text) }
+        if let text = query.text, query.page.page == 1 { recorder.record(text.lowercased(), at: clock.unixNow) }
         return page
     }
 
@@ -54,17 +56,13 @@ public struct CatalogService: Sendable {
 
     /// The 10 most searched keywords of the last 7 days.
     public func hotKeywords() throws -> [HotKeyword] {
+        recorder.flush()
         let since = clock.unixNow - Self.hotWindowSeconds
         return try pool.read { db in try search.hot(since: since, limit: 10, db) }
     }
 
-    /// Best effort: a failure to log a search never fails the search itself.
-    private func record(_ text: String) {
-        let now = clock.unixNow
-        do {
-            try pool.write { db in try search.record(text.lowercased(), at: now, db) }
-        } catch {
-            logger.warning("search not recorded", ["error": String(describing: error)])
-        }
+    /// Writes the searches not yet recorded (at shutdown).
+    public func flushSearches() {
+        recorder.flush()
     }
 }

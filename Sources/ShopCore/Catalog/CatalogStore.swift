@@ -39,22 +39,24 @@ struct CatalogStore {
 
     /// One page of on-sale products matching the query, and the total count.
     func products(_ query: ProductQuery, _ db: Connection) throws -> Page<ProductSummary> {
-        var joins = ""
+        // With a search, the matches drive the query (`CROSS JOIN` fixes that order in SQLite):
+        // left to the planner, FTS5 would be re-run for every product row.
+        var source = "products p"
         var conditions = ["p.status = 'on_sale'"]
         var bindings: [any SQLBindable] = []
         var relevance = "p.created_at DESC, p.id DESC"
 
         if let text = query.text {
             if SearchText.isShort(text) {
-                joins = """
-                    JOIN (SELECT product_id AS pid, MIN(field) AS tier, 0.0 AS score FROM product_grams
-                          WHERE gram = ? GROUP BY product_id) m ON m.pid = p.id
+                source = """
+                    (SELECT product_id AS pid, MIN(field) AS tier, 0.0 AS score FROM product_grams
+                     WHERE gram = ? GROUP BY product_id) m CROSS JOIN products p ON p.id = m.pid
                     """
                 bindings.append(text.lowercased())
             } else {
-                joins = """
-                    JOIN (SELECT rowid AS pid, bm25(products_fts, 10.0, 4.0, 1.0) AS score FROM products_fts
-                          WHERE products_fts MATCH ?) m ON m.pid = p.id
+                source = """
+                    (SELECT rowid AS pid, bm25(products_fts, 10.0, 4.0, 1.0) AS score FROM products_fts
+                     WHERE products_fts MATCH ?) m CROSS JOIN products p ON p.id = m.pid
                     """
                 bindings.append(SearchText.ftsPhrase(text))
             }
@@ -91,7 +93,7 @@ struct CatalogStore {
         }
         if !order.contains(Self.fieldTier) { orderBindings = [] }
 
-        let from = "FROM products p \(joins) WHERE \(conditions.joined(separator: " AND "))"
+        let from = "FROM \(source) WHERE \(conditions.joined(separator: " AND "))"
         let total = try db.scalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
         let rows = try db.query("SELECT \(Self.summaryColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                                 bindings: bindings + orderBindings + [query.page.perPage, query.page.offset])

@@ -54,6 +54,7 @@ struct ServeCommand: Command {
             logger.info("shutting down", ["signal": signal])
             server.stop(grace: 30)
             sweeper.stop()
+            shop.catalog.flushSearches()
             logger.info("stopped")
         }
         return 0
