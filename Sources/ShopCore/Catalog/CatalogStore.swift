@@ -94,9 +94,18 @@ struct CatalogStore {
         if !order.contains(Self.fieldTier) { orderBindings = [] }
 
         let from = "FROM \(source) WHERE \(conditions.joined(separator: " AND "))"
+        let limits: [any SQLBindable] = [query.page.perPage, query.page.offset]
+        if query.text != nil {
+            // A search reads its (few) matches once: the page and the total in one pass.
+            let rows = try db.query("SELECT \(Self.summaryColumns), COUNT(*) OVER () AS total \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+                                    bindings: bindings + orderBindings + limits)
+            let total = try rows.first.map { try $0.int64("total") }
+                ?? db.scalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
+            return Page(items: try rows.map(Self.summary), page: query.page.page, perPage: query.page.perPage, total: Int(total))
+        }
         let total = try db.scalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
         let rows = try db.query("SELECT \(Self.summaryColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
-                                bindings: bindings + orderBindings + [query.page.perPage, query.page.offset])
+                                bindings: bindings + orderBindings + limits)
         return Page(items: try rows.map(Self.summary), page: query.page.page, perPage: query.page.perPage, total: Int(total))
     }
 
