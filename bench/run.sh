@@ -65,12 +65,13 @@ measure() { # name connections url [lua]
   local name=$1 conns=$2 url=$3 script=${4:-}
   local args=(-t2 -c"$conns" -d"${DURATION}s" --latency)
   [ -n "$script" ] && args+=(-s "$script")
-  local result rps p99
+  local result rps p50 p99
   result=$(wrk "${args[@]}" "$url")
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$result")
+  p50=$(awk '$1 == "50%" {print $2}' <<<"$result")
   p99=$(awk '$1 == "99%" {print $2}' <<<"$result")
   errors=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$result" | tr '\n' ' ')
-  printf '%s|%s|%s|%s|%s\n' "$name" "$conns" "$rps" "$p99" "${errors:-none}"
+  printf '%s|%s|%s|%s|%s|%s\n' "$name" "$conns" "$rps" "$p50" "$p99" "${errors:-none}"
 }
 
 rows=()
@@ -93,12 +94,12 @@ ceiling256=$(cut -d'|' -f3 <<<"$hello256")
   echo
   echo "Import of $SKUS generated SKUs (\`shop import catalog\`, release): $import_report"
   echo
-  echo "| endpoint | connections | req/s | p99 latency | vs hello-world | errors |"
-  echo "|---|---|---|---|---|---|"
+  echo "| endpoint | connections | req/s | p50 | p99 | vs hello-world | errors |"
+  echo "|---|---|---|---|---|---|---|"
   for row in "${rows[@]}"; do
-    IFS='|' read -r name conns rps p99 errors <<<"$row"
+    IFS='|' read -r name conns rps p50 p99 errors <<<"$row"
     ceiling=$ceiling32; [ "$conns" = 256 ] && ceiling=$ceiling256
     ratio=$(python3 -c "print(f'{float(\"$rps\") / float(\"$ceiling\"):.2f}')")
-    echo "| $name | $conns | $rps | $p99 | $ratio | $errors |"
+    echo "| $name | $conns | $rps | $p50 | $p99 | $ratio | $errors |"
   done
 } | tee "$out/latest.md"

@@ -3,6 +3,9 @@ import SQLite
 
 /// SQL reads of the catalogue: the tree, product lists and product pages.
 struct CatalogStore {
+    /// Shared by the stores of one shop: list totals cached per catalogue version.
+    var totals = ListTotals()
+
     static let summaryColumns = """
         p.id, p.title, p.subtitle, p.cover_url, p.price_cents, p.original_price_cents, p.sales, p.total_stock
         """
@@ -103,7 +106,16 @@ struct CatalogStore {
                 ?? db.scalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
             return Page(items: try rows.map(Self.summary), page: query.page.page, perPage: query.page.perPage, total: Int(total))
         }
-        let total = try db.scalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
+        let key = ListTotals.Key(category: query.categoryID?.rawValue, minPrice: query.minPriceCents,
+                                 maxPrice: query.maxPriceCents)
+        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        let total: Int64
+        if let cached = totals.total(for: key, at: version) {
+            total = cached
+        } else {
+            total = try db.scalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
+            totals.remember(total, for: key, at: version)
+        }
         let rows = try db.query("SELECT \(Self.summaryColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                                 bindings: bindings + orderBindings + limits)
         return Page(items: try rows.map(Self.summary), page: query.page.page, perPage: query.page.perPage, total: Int(total))

@@ -4,7 +4,7 @@ import ShopCore
 /// `shop seed demo`: loads the demo shop shipped in Examples/.
 struct SeedCommand: Command {
     let path = ["seed", "demo"]
-    let summary = "load the demo catalogue from Examples/ (safe to run again)"
+    let summary = "load the demo catalogue, authors and articles from Examples/ (safe to run again)"
     let usage = """
         Usage: shop seed demo [--if-empty] [--config PATH]
 
