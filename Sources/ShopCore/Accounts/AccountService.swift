@@ -108,6 +108,15 @@ public struct AccountService: Sendable {
         if !done { throw AccountError.invalidCode }
     }
 
+    /// Drops tokens expired or revoked over a day ago and login failures outside the window.
+    public func purgeSpentRecords() throws {
+        let now = clock.unixNow
+        try pool.write { db in
+            try tokens.purge(before: now - 86_400, db)
+            try failures.purge(before: now - Int64(settings.failureWindowSeconds), db)
+        }
+    }
+
     /// The user a bearer token belongs to, or `unauthorized`.
     public func authenticate(token: String) throws -> UserID {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw AccountError.unauthorized }

@@ -81,6 +81,12 @@ public struct VerificationService: Sendable {
         return .valid
     }
 
+    /// Drops codes older than the daily caps look back (two days, to be safe).
+    public func purgeSpentCodes() throws {
+        let before = clock.unixNow - 2 * Self.day
+        try pool.write { db in try codes.purge(before: before, db) }
+    }
+
     /// Whether `code` is shaped like one of ours (6 digits).
     static func validateFormat(_ code: String) throws {
         guard code.count == 6, code.allSatisfy(\.isASCIIDigit) else {

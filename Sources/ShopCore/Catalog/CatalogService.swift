@@ -61,6 +61,12 @@ public struct CatalogService: Sendable {
         return try pool.read { db in try search.hot(since: since, limit: 10, db) }
     }
 
+    /// Drops searches older than 30 days (hot keywords look back 7).
+    public func purgeSearchLog() throws {
+        let before = clock.unixNow - 30 * 86_400
+        try pool.write { db in try search.purge(before: before, db) }
+    }
+
     /// Writes the searches not yet recorded (at shutdown).
     public func flushSearches() {
         recorder.flush()

@@ -46,7 +46,7 @@ struct ServeCommand: Command {
             maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds),
             responder: api.responder)
         try server.start()
-        let sweeper = OrderSweeper(orders: shop.orders, logger: logger)
+        let sweeper = BackgroundSweeper(shop: shop, logger: logger)
         sweeper.start()
         logger.info("serving", ["address": "http://\(config.server.host):\(server.port)", "env": config.app.env.rawValue,
                                 "threads": String(config.server.threads)])

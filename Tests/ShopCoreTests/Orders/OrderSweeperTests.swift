@@ -132,7 +132,7 @@ struct OrderSweeperTests {
         let order = try shop.orderBuyNow(buyer, [(sku, 3)], key: "k1").order
         shop.clock.advance(by: 31 * 60)
 
-        let sweeper = OrderSweeper(orders: shop.shop.orders, logger: .silent)
+        let sweeper = BackgroundSweeper(shop: shop.shop, logger: .silent)
         sweeper.start(interval: 1)
         var status = OrderStatus.pendingPayment
         for _ in 0..<100 where status == .pendingPayment {

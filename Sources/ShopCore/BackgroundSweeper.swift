@@ -1,15 +1,17 @@
 import Dispatch
 
-/// Runs `OrderService.sweep()` on its own timer thread until stopped. The deadlines live in the
-/// database, so a restart simply picks up where the last run stopped.
-public final class OrderSweeper: @unchecked Sendable {
-    private let orders: OrderService
+/// The shop's background work on its own timer thread, through the same services as requests:
+/// cancelling unpaid orders past their deadline (returning stock), completing long-shipped
+/// orders, and dropping spent codes, tokens, failure records and old search logs. The deadlines
+/// live in the database, so a restart simply picks up where the last run stopped.
+public final class BackgroundSweeper: @unchecked Sendable {
+    private let shop: Shop
     private let logger: Logger
-    private let queue = DispatchQueue(label: "shop.order-sweeper")
+    private let queue = DispatchQueue(label: "shop.background-sweeper")
     private var timer: (any DispatchSourceTimer)?
 
-    public init(orders: OrderService, logger: Logger) {
-        self.orders = orders
+    public init(shop: Shop, logger: Logger) {
+        self.shop = shop
         self.logger = logger
     }
 
@@ -31,12 +33,15 @@ public final class OrderSweeper: @unchecked Sendable {
 
     private func runOnce() {
         do {
-            let result = try orders.sweep()
+            let result = try shop.orders.sweep()
             if result.cancelled > 0 || result.completed > 0 {
                 logger.info("orders swept", ["cancelled": String(result.cancelled), "completed": String(result.completed)])
             }
+            try shop.verification.purgeSpentCodes()
+            try shop.accounts.purgeSpentRecords()
+            try shop.catalog.purgeSearchLog()
         } catch {
-            logger.error("order sweep failed", ["error": String(describing: error)])
+            logger.error("background sweep failed", ["error": String(describing: error)])
         }
     }
 }
