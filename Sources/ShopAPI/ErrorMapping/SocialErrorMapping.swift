@@ -18,6 +18,9 @@ extension ErrorMapping {
         case .invalidReplyTo:
             return HTTPError(.unprocessableEntity, code: "invalid_reply_to",
                              message: "reply_to must be a comment on the same article.", field: "reply_to")
+        case .titleTaken:
+            return HTTPError(.conflict, code: "title_taken", message: "You already have an article with this title.",
+                             field: "title")
         case .invalidCursor:
             return .validation("cursor is not one this server gave out.", field: "cursor")
         }

@@ -68,7 +68,7 @@ public struct ArticleService: Sendable {
                 throw SocialError.articleCategoryNotFound
             }
             if try store.find(author: author, title: draft.title ?? "", db) != nil {
-                throw ValidationError("title", "You already have an article with this title.")
+                throw SocialError.titleTaken
             }
             let id = try store.insert(author: author, draft, publishedAt: now, at: now, db)
             guard let row = try store.find(id, at: now, db) else { throw SocialError.articleNotFound }
@@ -88,7 +88,7 @@ public struct ArticleService: Sendable {
             do {
                 try store.update(id, draft, publishedAt: nil, at: now, db)
             } catch let error as SQLiteError where error.isUniqueViolation {
-                throw ValidationError("title", "You already have an article with this title.")
+                throw SocialError.titleTaken
             }
             guard let row = try store.find(id, at: Int64.max, db) else { throw SocialError.articleNotFound }
             return try ArticleAssembler(viewer: user, now: now).assemble([row], db)[0]

@@ -91,5 +91,7 @@ public enum SocialError: Error, Equatable, Sendable {
     /// `reply_to` names a comment of another article (or none).
     case invalidReplyTo
     case invalidCursor
+    /// The author already has an article with this title (titles identify articles in imports).
+    case titleTaken
     case articleCategoryNotFound
 }
