@@ -58,14 +58,8 @@ struct ProductDetailResponse: Encodable {
         let stock: Int64
     }
 
-    let id: ProductID
-    let title: String
-    let subtitle: String
-    let coverURL: String
-    let priceCents: Int64
-    let originalPriceCents: Int64
-    let sales: Int64
-    let inStock: Bool
+    /// The summary fields, at the same level as the rest.
+    let summary: ProductSummaryResponse
     let description: String
     let images: [String]
     let categoryID: CategoryID
@@ -73,20 +67,25 @@ struct ProductDetailResponse: Encodable {
     let skus: [SKUResponse]
 
     init(_ d: ProductDetail) {
-        id = d.summary.id
-        title = d.summary.title
-        subtitle = d.summary.subtitle
-        coverURL = d.summary.coverURL
-        priceCents = d.summary.priceCents
-        originalPriceCents = d.summary.originalPriceCents
-        sales = d.summary.sales
-        inStock = d.summary.inStock
+        summary = ProductSummaryResponse(d.summary)
         description = d.description
         images = d.images
         categoryID = d.categoryID
         attributes = d.attributes
         skus = d.skus.map { SKUResponse(id: $0.id, code: $0.code, name: $0.name, priceCents: $0.priceCents, stock: $0.stock) }
     }
+
+    func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(description, forKey: .description)
+        try c.encode(images, forKey: .images)
+        try c.encode(categoryID, forKey: .categoryID)
+        try c.encode(attributes, forKey: .attributes)
+        try c.encode(skus, forKey: .skus)
+    }
+
+    private enum CodingKeys: String, CodingKey { case description, images, categoryID, attributes, skus }
 }
 
 struct HotKeywordResponse: Encodable {
