@@ -33,9 +33,8 @@ struct CartResponse: Encodable {
     }
 }
 
-/// `Address` on the wire (`postal_code` is null when not given).
-struct AddressResponse: Encodable {
-    let id: AddressID
+/// The postal fields of an address or an order's address snapshot (`postal_code` null when not given).
+struct PostalAddressBody: Encodable {
     let recipient: String
     let phone: String
     let province: String
@@ -43,23 +42,9 @@ struct AddressResponse: Encodable {
     let district: String
     let detail: String
     let postalCode: String?
-    let isDefault: Bool
-
-    init(_ a: Address) {
-        id = a.id
-        recipient = a.recipient
-        phone = a.phone
-        province = a.province
-        city = a.city
-        district = a.district
-        detail = a.detail
-        postalCode = a.postalCode
-        isDefault = a.isDefault
-    }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
         try c.encode(recipient, forKey: .recipient)
         try c.encode(phone, forKey: .phone)
         try c.encode(province, forKey: .province)
@@ -67,10 +52,30 @@ struct AddressResponse: Encodable {
         try c.encode(district, forKey: .district)
         try c.encode(detail, forKey: .detail)
         try c.encode(postalCode, forKey: .postalCode)
+    }
+
+    private enum CodingKeys: String, CodingKey { case recipient, phone, province, city, district, detail, postalCode }
+}
+
+/// `Address` on the wire: its id, the postal fields and whether it is the default.
+struct AddressResponse: Encodable {
+    let id: AddressID
+    let postal: PostalAddressBody
+    let isDefault: Bool
+
+    init(_ a: Address) {
+        id = a.id
+        postal = PostalAddressBody(recipient: a.recipient, phone: a.phone, province: a.province, city: a.city,
+                                   district: a.district, detail: a.detail, postalCode: a.postalCode)
+        isDefault = a.isDefault
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try postal.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
         try c.encode(isDefault, forKey: .isDefault)
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, recipient, phone, province, city, district, detail, postalCode, isDefault
-    }
+    private enum CodingKeys: String, CodingKey { case id, isDefault }
 }

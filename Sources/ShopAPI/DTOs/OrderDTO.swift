@@ -11,29 +11,6 @@ struct OrderResponse: Encodable {
         let quantity: Int
     }
 
-    struct AddressBody: Encodable {
-        let recipient: String
-        let phone: String
-        let province: String
-        let city: String
-        let district: String
-        let detail: String
-        let postalCode: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(recipient, forKey: .recipient)
-            try c.encode(phone, forKey: .phone)
-            try c.encode(province, forKey: .province)
-            try c.encode(city, forKey: .city)
-            try c.encode(district, forKey: .district)
-            try c.encode(detail, forKey: .detail)
-            try c.encode(postalCode, forKey: .postalCode)
-        }
-
-        private enum CodingKeys: String, CodingKey { case recipient, phone, province, city, district, detail, postalCode }
-    }
-
     struct ShipmentBody: Encodable {
         let carrier: String
         let trackingNumber: String
@@ -53,7 +30,7 @@ struct OrderResponse: Encodable {
                                         quantity: $0.quantity) }, forKey: .items)
         try c.encode(o.totalCents, forKey: .totalCents)
         let a = o.address
-        try c.encode(AddressBody(recipient: a.recipient, phone: a.phone, province: a.province, city: a.city,
+        try c.encode(PostalAddressBody(recipient: a.recipient, phone: a.phone, province: a.province, city: a.city,
                                  district: a.district, detail: a.detail, postalCode: a.postalCode), forKey: .address)
         try c.encode(o.note, forKey: .note)
         try c.encode(o.createdAt, forKey: .createdAt)
