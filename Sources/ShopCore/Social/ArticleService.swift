@@ -38,9 +38,9 @@ public struct ArticleService: Sendable {
     public func read(_ id: ArticleID, viewer: UserID?) throws -> Article {
         let now = clock.unixNow
         return try pool.write { db in
-            guard try store.find(id, at: now, db) != nil else { throw SocialError.articleNotFound }
-            try store.countView(id, at: now, db)
-            guard let row = try store.find(id, at: now, db) else { throw SocialError.articleNotFound }
+            guard try store.countView(id, at: now, db), let row = try store.find(id, at: now, db) else {
+                throw SocialError.articleNotFound
+            }
             return try ArticleAssembler(viewer: viewer, now: now).assemble([row], db)[0]
         }
     }

@@ -116,12 +116,16 @@ struct ArticleStore {
 
     // MARK: views and likes
 
-    func countView(_ id: ArticleID, at now: Int64, _ db: Connection) throws {
-        try db.run("UPDATE articles SET views = views + 1 WHERE id = ?", id.rawValue)
+    /// Counts a view of a published article; false (nothing counted) when there is none.
+    func countView(_ id: ArticleID, at now: Int64, _ db: Connection) throws -> Bool {
+        guard try db.run("UPDATE articles SET views = views + 1 WHERE id = ? AND published_at <= ?", id.rawValue, now) == 1 else {
+            return false
+        }
         try db.run("""
             INSERT INTO article_view_days (article_id, day, views) VALUES (?, ?, 1)
             ON CONFLICT (article_id, day) DO UPDATE SET views = views + 1
             """, id.rawValue, now / 86_400)
+        return true
     }
 
     func liked(_ id: ArticleID, by user: UserID, _ db: Connection) throws -> Bool {
