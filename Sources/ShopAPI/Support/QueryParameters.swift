@@ -20,11 +20,7 @@ extension Request {
 
     /// `?page=&per_page=` (defaults 1 and 20; per_page 1..100).
     func pageRequest() throws -> PageRequest {
-        let page = try queryInt("page") ?? 1
-        let perPage = try queryInt("per_page") ?? 20
-        guard page >= 1, page <= 1_000_000 else { throw ValidationError("page", "page must be 1 or more.") }
-        guard (1...100).contains(perPage) else { throw ValidationError("per_page", "per_page must be 1 to 100.") }
-        return try PageRequest(page: Int(page), perPage: Int(perPage))
+        try PageRequest(page: Int(try queryInt("page") ?? 1), perPage: Int(try queryInt("per_page") ?? 20))
     }
 
     /// A `:name` path parameter that must be a positive id; anything else is a 404.

@@ -41,8 +41,9 @@ enum Validate {
     }
 
     /// Page numbers and sizes of list endpoints.
+    /// Pages past a million are refused too: the offset of such a page would overflow.
     static func page(_ page: Int, perPage: Int) throws {
-        guard page >= 1 else { throw ValidationError("page", "page must be 1 or more.") }
+        guard (1...1_000_000).contains(page) else { throw ValidationError("page", "page must be 1 to 1000000.") }
         guard (1...100).contains(perPage) else { throw ValidationError("per_page", "per_page must be 1 to 100.") }
     }
 }
