@@ -53,7 +53,8 @@ struct CatalogStore {
             if SearchText.isShort(text) {
                 source = """
                     (SELECT product_id AS pid, MIN(field) AS tier, 0.0 AS score FROM product_grams
-                     WHERE gram = ? GROUP BY product_id) m CROSS JOIN products p ON p.id = m.pid
+                     WHERE gram = ? GROUP BY product_id) m
+                    CROSS JOIN products p INDEXED BY products_listing ON p.id = m.pid
                     """
                 bindings.append(text.lowercased())
             } else {
@@ -99,12 +100,14 @@ struct CatalogStore {
         let from = "FROM \(source) WHERE \(conditions.joined(separator: " AND "))"
         let limits: [any SQLBindable] = [query.page.perPage, query.page.offset]
         if query.text != nil {
-            // A search reads its (few) matches once: the page and the total in one pass.
-            let rows = try db.query("SELECT \(Self.summaryColumns), COUNT(*) OVER () AS total \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
-                                    bindings: bindings + orderBindings + limits)
-            let total = try rows.first.map { try $0.int64("total") }
+            // A search ranks its matches and counts them in one pass over what the index holds,
+            // then reads the summaries of just the page.
+            let ranked = try db.query("SELECT p.id, COUNT(*) OVER () AS total \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+                                      bindings: bindings + orderBindings + limits)
+            let total = try ranked.first.map { try $0.int64("total") }
                 ?? db.scalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
-            return Page(items: try rows.map(Self.summary), page: query.page.page, perPage: query.page.perPage, total: Int(total))
+            let items = try summaries(ranked.map { try $0.int64("id") }, db)
+            return Page(items: items, page: query.page.page, perPage: query.page.perPage, total: Int(total))
         }
         let key = ListTotals.Key(category: query.categoryID?.rawValue, minPrice: query.minPriceCents,
                                  maxPrice: query.maxPriceCents)
@@ -119,6 +122,16 @@ struct CatalogStore {
         let rows = try db.query("SELECT \(Self.summaryColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                                 bindings: bindings + orderBindings + limits)
         return Page(items: try rows.map(Self.summary), page: query.page.page, perPage: query.page.perPage, total: Int(total))
+    }
+
+    /// The summaries of these products, in this order.
+    private func summaries(_ ids: [Int64], _ db: Connection) throws -> [ProductSummary] {
+        guard !ids.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let rows = try db.query("SELECT \(Self.summaryColumns) FROM products p WHERE p.id IN (\(placeholders))", bindings: ids)
+        var byID: [Int64: ProductSummary] = [:]
+        for row in rows { byID[try row.int64("id")] = try Self.summary(row) }
+        return ids.compactMap { byID[$0] }
     }
 
     /// Title hits first, then subtitle hits, then the rest (description): bm25 orders within a tier.
