@@ -60,18 +60,20 @@ public struct AccountService: Sendable {
         let phone = try PhoneNumber.normalize(rawPhone)
         let now = clock.unixNow
         let window = Int64(settings.failureWindowSeconds)
-        let stored: UserStore.Credentials? = try pool.read { db in
+        // Every attempt is counted as a failure up front, in the transaction that checks the limit,
+        // so parallel guesses cannot all slip under it; a success clears the phone's failures.
+        let stored: UserStore.Credentials? = try pool.write { db in
             for (current, limit) in [(try failures.window(phone: phone, since: now - window, db), settings.maxFailuresPerPhone),
                                      (try failures.window(clientIP: clientIP, since: now - window, db), settings.maxFailuresPerIP)]
             where current.count >= limit {
                 throw AccountError.tooManyAttempts(
                     retryAfter: VerificationService.retryAfter(oldest: current.oldest, window: window, now: now))
             }
+            try failures.record(phone: phone, clientIP: clientIP, at: now, db)
             return try users.credentials(phone: phone, db)
         }
         guard let stored, credentials.verify(credential, encoded: stored.passwordHash) else {
             if stored == nil { _ = credentials.verify(credential, encoded: dummyHash) }
-            try pool.write { db in try failures.record(phone: phone, clientIP: clientIP, at: now, db) }
             throw AccountError.invalidCredentials
         }
         let upgraded = credentials.needsRehash(stored.passwordHash) ? try credentials.hash(credential) : nil
