@@ -95,6 +95,16 @@ public struct Config: Sendable {
         if payments.mockpaySecret == Self.developmentMockpaySecret { keys.append("payments.mockpay_secret") }
         return keys
     }
+
+    /// Why this configuration must not serve production, one line each (empty when it may):
+    /// development secrets, and verification codes written to the server log.
+    public var productionProblems: [String] {
+        var problems = developmentSecretsInUse.map { "\($0) still has its development value" }
+        if verification.sender == .log {
+            problems.append("verification.sender is log, which writes every code to the server log")
+        }
+        return problems
+    }
 }
 
 /// A setting that could not be used, named by its key.

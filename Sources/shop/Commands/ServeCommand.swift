@@ -32,9 +32,9 @@ struct ServeCommand: Command {
             }
             config.app.env = value
         }
-        if config.app.env == .production, !config.developmentSecretsInUse.isEmpty {
-            throw CommandFailure(description: "refusing to start in production with development secrets: "
-                                 + config.developmentSecretsInUse.joined(separator: ", ")
+        if config.app.env == .production, !config.productionProblems.isEmpty {
+            throw CommandFailure(description: "refusing to start in production: "
+                                 + config.productionProblems.joined(separator: "; ")
                                  + " (set them in the config file or SHOP_* environment variables)")
         }
         let logger = ShopEnvironment.logger(config)

@@ -204,4 +204,14 @@ struct ConfigTests {
                                    environment: ["SHOP_AUTH_PEPPER": "p", "SHOP_PAYMENTS_MOCKPAY_SECRET": "m"])
         #expect(both.developmentSecretsInUse == [])
     }
+
+    @Test func productionRefusesDevelopmentSecretsAndCodesInTheLog() throws {
+        var config = Config()
+        #expect(config.productionProblems.count == 3)
+        config.auth.pepper = "a-real-pepper"
+        config.payments.mockpaySecret = "a-real-secret"
+        #expect(config.productionProblems == ["verification.sender is log, which writes every code to the server log"])
+        config.verification.sender = .webhook
+        #expect(config.productionProblems.isEmpty)
+    }
 }
