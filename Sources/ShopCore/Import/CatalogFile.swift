@@ -49,14 +49,16 @@ enum CatalogFile {
             issues.append(ImportIssue(line: header.line, column: "header", reason: "a column appears twice"))
         }
         guard issues.isEmpty else { throw ImportError.invalidRows(issues.sorted { ($0.line, $0.column) < ($1.line, $1.column) }) }
+        let positions = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         var raws: [CatalogRowValidator.Raw] = []
+        raws.reserveCapacity(records.count)
         for record in records.dropFirst() {
             guard record.fields.count == names.count else {
                 issues.append(ImportIssue(line: record.line, column: "row",
                                           reason: "has \(record.fields.count) fields, the header has \(names.count)"))
                 continue
             }
-            raws.append(.init(line: record.line, values: Dictionary(uniqueKeysWithValues: zip(names, record.fields))))
+            raws.append(.init(line: record.line, positions: positions, fields: record.fields))
         }
         return (raws, issues)
     }

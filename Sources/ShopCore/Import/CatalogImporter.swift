@@ -46,10 +46,15 @@ public struct CatalogImporter: Sendable {
         }
         let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         guard size <= maxBytes else { throw ImportError.fileTooLarge(bytes: size, limit: maxBytes) }
+        return try importData(try Self.bytes(of: path), format: format, options: options, progress: progress)
+    }
+
+    /// The file's bytes; the `Data` it was read into is gone by the time the import runs.
+    static func bytes(of path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ImportError.unreadable("\(path) cannot be read")
         }
-        return try importData([UInt8](data), format: format, options: options, progress: progress)
+        return [UInt8](data)
     }
 
     func importData(_ bytes: [UInt8], format: CatalogFile.Format, options: Options, progress: Progress? = nil) throws -> Outcome {

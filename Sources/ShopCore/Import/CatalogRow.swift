@@ -26,17 +26,37 @@ struct CatalogRowValidator {
                           "original_price", "stock", "description", "cover_url", "image_urls", "attributes", "status"]
     static let required: Set<String> = ["product_code", "sku_code", "sku_name", "title", "category", "price", "stock"]
 
-    /// A raw record: the values by column name (absent columns are absent).
+    /// A raw record: its fields and where each column is among them (shared by every record of
+    /// a CSV file, so 100k records do not carry 100k dictionaries).
     struct Raw {
         let line: Int
-        let values: [String: String]
+        let positions: [String: Int]
+        let fields: [String]
+
+        init(line: Int, positions: [String: Int], fields: [String]) {
+            self.line = line
+            self.positions = positions
+            self.fields = fields
+        }
+
+        /// A record from named values (JSON lines).
+        init(line: Int, values: [String: String]) {
+            let names = Array(values.keys)
+            self.init(line: line, positions: Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }),
+                      fields: names.map { values[$0] ?? "" })
+        }
+
+        /// The value of a column, nil when the file has no such column.
+        subscript(_ column: String) -> String? {
+            positions[column].map { fields[$0] }
+        }
     }
 
     static func validate(_ raw: Raw) -> Result<CatalogRow, RowIssues> {
         var issues: [ImportIssue] = []
         func fail(_ column: String, _ reason: String) { issues.append(ImportIssue(line: raw.line, column: column, reason: reason)) }
         func text(_ column: String, max: Int, required: Bool = false) -> String {
-            let value = (raw.values[column] ?? "").trimmingCharacters(in: .whitespaces)
+            let value = (raw[column] ?? "").trimmingCharacters(in: .whitespaces)
             if required && value.isEmpty { fail(column, "is required") }
             else if value.count > max { fail(column, "is longer than \(max) characters") }
             else if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
