@@ -88,6 +88,20 @@ function formError(form) {
   };
 }
 
+function codeInput(id) {
+  return h('input', { id, name: 'code', class: 'input', inputmode: 'numeric', autocomplete: 'one-time-code', placeholder: t('code_placeholder'), required: true, maxlength: 6 });
+}
+
+// Wires a form's submit to `action`, showing failures on the form and as a toast.
+function onSubmit(form, submit, action) {
+  const fail = formError(form);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    fail(null);
+    busy(submit, action, (error) => { fail(error); showError(error); });
+  });
+}
+
 function afterSignIn() {
   const back = ui.returnTo;
   ui.returnTo = null;
@@ -114,23 +128,18 @@ function loginForm() {
   const password = passwordInput('login-password', 'current-password');
   const submit = h('button', { class: 'btn primary wide', type: 'submit', id: 'login-submit' }, t('sign_in'));
   const form = h('form', { id: 'login-form', class: 'form' }, field(t('phone'), phone), field(t('password'), password), submit);
-  const fail = formError(form);
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    fail(null);
-    busy(submit, async () => {
-      const s = await post('/auth/login', { phone: phone.value.trim(), password: password.value }, { auth: false });
-      setSession(s.token, s.user);
-      toast(t('signed_in'));
-      afterSignIn();
-    }, (error) => { fail(error); showError(error); });
+  onSubmit(form, submit, async () => {
+    const s = await post('/auth/login', { phone: phone.value.trim(), password: password.value }, { auth: false });
+    setSession(s.token, s.user);
+    toast(t('signed_in'));
+    afterSignIn();
   });
   return form;
 }
 
 function registerForm() {
   const phone = phoneInput('register-phone');
-  const code = h('input', { id: 'register-code', name: 'code', class: 'input', inputmode: 'numeric', autocomplete: 'one-time-code', placeholder: t('code_placeholder'), required: true, maxlength: 6 });
+  const code = codeInput('register-code');
   const password = passwordInput('register-password', 'new-password');
   const nickname = h('input', { id: 'register-nickname', name: 'nickname', class: 'input', maxlength: 20, placeholder: t('nickname') });
   const submit = h('button', { class: 'btn primary wide', type: 'submit', id: 'register-submit' }, t('register'));
@@ -140,25 +149,20 @@ function registerForm() {
     field(t('password'), password),
     field(t('nickname'), nickname),
     submit);
-  const fail = formError(form);
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    fail(null);
-    busy(submit, async () => {
-      const body = { phone: phone.value.trim(), code: code.value.trim(), password: password.value };
-      if (nickname.value.trim()) body.nickname = nickname.value.trim();
-      const s = await post('/auth/register', body, { auth: false });
-      setSession(s.token, s.user);
-      toast(t('registered'));
-      afterSignIn();
-    }, (error) => { fail(error); showError(error); });
+  onSubmit(form, submit, async () => {
+    const body = { phone: phone.value.trim(), code: code.value.trim(), password: password.value };
+    if (nickname.value.trim()) body.nickname = nickname.value.trim();
+    const s = await post('/auth/register', body, { auth: false });
+    setSession(s.token, s.user);
+    toast(t('registered'));
+    afterSignIn();
   });
   return form;
 }
 
 function resetForm() {
   const phone = phoneInput('reset-phone');
-  const code = h('input', { id: 'reset-code', name: 'code', class: 'input', inputmode: 'numeric', autocomplete: 'one-time-code', placeholder: t('code_placeholder'), required: true, maxlength: 6 });
+  const code = codeInput('reset-code');
   const password = passwordInput('reset-password', 'new-password');
   const submit = h('button', { class: 'btn primary wide', type: 'submit', id: 'reset-submit' }, t('reset_password'));
   const form = h('form', { id: 'reset-form', class: 'form' },
@@ -166,16 +170,11 @@ function resetForm() {
     field(t('code'), h('div', { class: 'input-row' }, code, codeButton('reset_password', phone))),
     field(t('new_password'), password),
     submit);
-  const fail = formError(form);
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    fail(null);
-    busy(submit, async () => {
-      await post('/auth/password-reset', { phone: phone.value.trim(), code: code.value.trim(), password: password.value }, { auth: false });
-      toast(t('reset_done'));
-      mode = 'login';
-      navigate('/account');
-    }, (error) => { fail(error); showError(error); });
+  onSubmit(form, submit, async () => {
+    await post('/auth/password-reset', { phone: phone.value.trim(), code: code.value.trim(), password: password.value }, { auth: false });
+    toast(t('reset_done'));
+    mode = 'login';
+    navigate('/account');
   });
   return form;
 }
@@ -190,16 +189,11 @@ function renderProfile(page, user) {
   const save = h('button', { class: 'btn primary', type: 'submit' }, t('save'));
   const form = h('form', { class: 'form', id: 'profile-form' },
     field(t('nickname_label'), nickname), field(t('signature_label'), signature), field(t('gender_label'), gender), save);
-  const fail = formError(form);
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    fail(null);
-    busy(save, async () => {
-      const updated = await patch('/me', { nickname: nickname.value.trim(), signature: signature.value, gender: gender.value });
-      setSession(getToken(), updated);
-      toast(t('saved'));
-      navigate('/account');
-    }, (error) => { fail(error); showError(error); });
+  onSubmit(form, save, async () => {
+    const updated = await patch('/me', { nickname: nickname.value.trim(), signature: signature.value, gender: gender.value });
+    setSession(getToken(), updated);
+    toast(t('saved'));
+    navigate('/account');
   });
   const following = h('div', { class: 'following', id: 'my-following' }, loadingBlock());
   const logout = h('button', { class: 'btn ghost wide danger', type: 'button', id: 'logout' }, t('sign_out'));
