@@ -21,7 +21,7 @@ public struct CatalogService: Sendable {
 
     /// Whether any product exists (on sale or not).
     public func hasProducts() throws -> Bool {
-        try pool.read { db in try db.scalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1)") == 1 }
+        try pool.read { db in try store.hasProducts(db) }
     }
 
     public func categoryTree() throws -> [CategoryNode] {

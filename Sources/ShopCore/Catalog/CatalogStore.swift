@@ -36,6 +36,10 @@ struct CatalogStore {
         return build(nil)
     }
 
+    func hasProducts(_ db: Connection) throws -> Bool {
+        try db.scalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1)") == 1
+    }
+
     func categoryExists(_ id: CategoryID, _ db: Connection) throws -> Bool {
         try db.scalarInt("SELECT COUNT(*) FROM categories WHERE id = ?", id.rawValue) == 1
     }

@@ -36,14 +36,18 @@ public struct DemoAuthorSeeder: Sendable {
             entries.append(entry)
         }
         let now = clock.unixNow
+        let users = UserStore()
         return try pool.write { db in
             var created = 0
             for entry in entries {
                 let phone = try PhoneNumber.normalize(entry.phone)
-                if try UserStore().find(phone: phone, db) == nil {
-                    let id = try UserStore().insert(phone: phone, nickname: entry.nickname, passwordHash: "!locked", at: now, db)
-                    try db.run("UPDATE users SET signature = ?, avatar_url = ?, gender = ? WHERE id = ?",
-                               entry.signature ?? "", entry.avatarURL ?? "", (entry.gender ?? .unknown).rawValue, id.rawValue)
+                if try users.find(phone: phone, db) == nil {
+                    let id = try users.insert(phone: phone, nickname: entry.nickname, passwordHash: "!locked", at: now, db)
+                    guard var user = try users.find(id, db) else { throw ImportError.unreadable("author \(phone) vanished") }
+                    user.signature = entry.signature ?? ""
+                    user.avatarURL = entry.avatarURL ?? ""
+                    user.gender = entry.gender ?? .unknown
+                    try users.update(user, at: now, db)
                     created += 1
                 }
                 _ = try ProfileStore().setAuthor(true, phone: phone, at: now, db)
