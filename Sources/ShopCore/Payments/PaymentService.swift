@@ -15,12 +15,13 @@ public struct PaymentService: Sendable {
     private let orders = OrderStore()
     private let lifecycle = OrderLifecycle()
 
-    public init(pool: DatabasePool, settings: Config.Payments, clock: Clock, logger: Logger) throws {
+    public init(pool: DatabasePool, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger) throws {
         self.pool = pool
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        var verifiers: [PaymentProvider: any PaymentVerifier] = [.mockpay: MockpayVerifier(secret: settings.mockpaySecret)]
+        var verifiers: [PaymentProvider: any PaymentVerifier] = [:]
+        if mockpayEnabled { verifiers[.mockpay] = MockpayVerifier(secret: settings.mockpaySecret) }
         if !settings.wechatpayAPIKey.isEmpty {
             verifiers[.wechatpay] = WechatPayVerifier(apiKey: settings.wechatpayAPIKey, appID: settings.wechatpayAppID,
                                                       mchID: settings.wechatpayMchID)
@@ -76,6 +77,7 @@ public struct PaymentService: Sendable {
 
     /// Operators: the newest mockpay attempt of an order, started if there is none.
     public func mockpayAttempt(orderNumber: String) throws -> (payment: PaymentID, order: Order) {
+        guard verifiers[.mockpay] != nil else { throw PaymentError.providerNotConfigured(.mockpay) }
         let now = clock.unixNow
         return try pool.write { db in
             guard let order = try orders.find(number: orderNumber, db) else { throw OrderError.notFound }

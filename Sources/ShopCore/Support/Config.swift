@@ -53,6 +53,9 @@ public struct Config: Sendable {
     }
 
     public struct Payments: Sendable {
+        /// Whether the mockpay test provider takes notifications: `auto` means in development only.
+        public enum MockpaySwitch: String, Sendable { case auto, on = "true", off = "false" }
+        public var mockpayEnabled = MockpaySwitch.auto
         public var mockpaySecret = Config.developmentMockpaySecret
         public var wechatpayAPIKey = ""
         public var wechatpayMchID = ""
@@ -96,14 +99,42 @@ public struct Config: Sendable {
         return keys
     }
 
-    /// Why this configuration must not serve production, one line each (empty when it may):
-    /// development secrets, and verification codes written to the server log.
+    /// Whether mockpay (a test provider anyone holding its secret can "pay" with) is on: always in
+    /// development unless switched off, in production only when `payments.mockpay_enabled=true`.
+    public var isMockpayEnabled: Bool {
+        switch payments.mockpayEnabled {
+        case .on: return true
+        case .off: return false
+        case .auto: return app.env == .development
+        }
+    }
+
+    /// Secrets shorter than this are refused in production.
+    public static let minimumSecretBytes = 32
+
+    /// Why this configuration must not serve production, one line each naming its key (empty
+    /// when it may): development or short secrets, codes that never reach a phone, and an SMS
+    /// gateway reached over plain HTTP.
     public var productionProblems: [String] {
         var problems = developmentSecretsInUse.map { "\($0) still has its development value" }
-        if verification.sender == .log {
-            problems.append("verification.sender is log, which writes every code to the server log")
+        for (key, secret) in [("auth.pepper", auth.pepper), ("payments.mockpay_secret", payments.mockpaySecret)]
+        where secret.utf8.count < Self.minimumSecretBytes {
+            problems.append("\(key) is shorter than \(Self.minimumSecretBytes) bytes")
+        }
+        switch verification.sender {
+        case .log: problems.append("verification.sender is log, which writes every code to the server log")
+        case .file: problems.append("verification.sender is file, which writes every code to a local file")
+        case .webhook: break
+        }
+        if !verification.webhookURL.lowercased().hasPrefix("https://") {
+            problems.append("verification.webhook_url must be an https:// URL")
         }
         return problems
+    }
+
+    /// Whether `server.host` is reachable only from this machine.
+    public var listensOnLoopbackOnly: Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(server.host) || server.host.hasPrefix("127.")
     }
 }
 

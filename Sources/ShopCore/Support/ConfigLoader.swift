@@ -35,7 +35,7 @@ extension Config {
         "auth.token_lifetime_days", "auth.max_failures_per_phone", "auth.max_failures_per_ip",
         "auth.failure_window_seconds", "auth.pepper", "auth.argon2_memory_kib", "auth.argon2_iterations",
         "orders.payment_timeout_minutes", "orders.auto_complete_days",
-        "payments.mockpay_secret", "payments.wechatpay_api_key", "payments.wechatpay_mch_id",
+        "payments.mockpay_enabled", "payments.mockpay_secret", "payments.wechatpay_api_key", "payments.wechatpay_mch_id",
         "payments.wechatpay_app_id", "payments.alipay_public_key_pem", "payments.alipay_app_id",
         "payments.alipay_seller_id",
         "app.env", "app.log_level",
@@ -96,6 +96,7 @@ extension Config {
         try reader.int("auth.argon2_iterations", &auth.argon2Iterations, 1...100)
         try reader.int("orders.payment_timeout_minutes", &orders.paymentTimeoutMinutes, 1...10_080)
         try reader.int("orders.auto_complete_days", &orders.autoCompleteDays, 1...365)
+        try reader.choice("payments.mockpay_enabled", &payments.mockpayEnabled)
         try reader.string("payments.mockpay_secret", &payments.mockpaySecret)
         try reader.string("payments.wechatpay_api_key", &payments.wechatpayAPIKey, allowEmpty: true)
         try reader.string("payments.wechatpay_mch_id", &payments.wechatpayMchID, allowEmpty: true)

@@ -14,7 +14,8 @@ struct ServeCommand: Command {
 
         Applies pending migrations, then serves the API on server.host:server.port. On SIGINT or
         SIGTERM it stops accepting, finishes in-flight requests and exits 0. In production it
-        refuses to start while a secret still has its development value.
+        refuses to start while a secret is short or still has its development value, while codes
+        would go to the log or a file, or while the SMS webhook is not https://.
         """
 
     func run(_ arguments: Arguments) throws -> Int32 {
@@ -38,6 +39,10 @@ struct ServeCommand: Command {
                                  + " (set them in the config file or SHOP_* environment variables)")
         }
         let logger = ShopEnvironment.logger(config)
+        if config.app.env == .development, !config.listensOnLoopbackOnly {
+            logger.warning("development server listening on a non-loopback address: development secrets and the log code sender are reachable from the network",
+                           ["server.host": config.server.host])
+        }
         let shop = try ShopEnvironment.openShop(config, logger: logger)
         let api = ShopAPI(shop: shop)
         let server = Server(options: ServerOptions(

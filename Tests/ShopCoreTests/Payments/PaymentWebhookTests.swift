@@ -246,6 +246,28 @@ struct PaymentWebhookTests {
         #expect(try s.snapshot() == before)
     }
 
+    @Test func mockpayIsUnavailableInProductionUnlessSwitchedOn() throws {
+        let s = try PaymentScenario {
+            PaymentKeys.configure(&$0)
+            $0.app.env = .production
+        }
+        let order = try s.placeOrder()
+        let before = try s.snapshot()
+        #expect(paymentError { try s.deliverMockpay(s.mockpayBody(order, event: "evt_prod")) } == .providerNotConfigured(.mockpay))
+        #expect(paymentError { try s.payments.mockpayAttempt(orderNumber: order.number) } == .providerNotConfigured(.mockpay))
+        #expect(paymentError { try s.payments.start(order.id, provider: .mockpay, for: s.buyer) } == .providerNotConfigured(.mockpay))
+        #expect(try s.snapshot() == before)
+
+        let onPurpose = try PaymentScenario {
+            PaymentKeys.configure(&$0)
+            $0.app.env = .production
+            $0.payments.mockpayEnabled = .on
+        }
+        let paid = try onPurpose.placeOrder()
+        try onPurpose.deliverMockpay(onPurpose.mockpayBody(paid, event: "evt_on"))
+        #expect(try onPurpose.order(paid.id).status == .paid)
+    }
+
     @Test func invalidAlipayPublicKeyIsAConfigurationError() throws {
         #expect(throws: ConfigError.self) {
             _ = try PaymentScenario {
@@ -338,6 +360,33 @@ struct PaymentWebhookTests {
             + signed.replacingOccurrences(of: "<![CDATA[\(order.number)]]>", with: "&n;")
         #expect(paymentError { try s.deliverWechat(Array(xxe.utf8)) } != nil)
         #expect(try s.snapshot() == before)
+    }
+
+    @Test func wechatNotifySentAsUTF16WithABOMIsRefusedBeforeParsing() throws {
+        let s = try PaymentScenario()
+        let order = try s.placeOrder()
+        let before = try s.snapshot()
+        let signed = String(decoding: s.wechatBody(s.wechatFields(order, transaction: "4200000008")), as: UTF8.self)
+        let xxe = #"<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE xml [<!ENTITY n ""# + order.number + #"">]>"#
+            + signed.replacingOccurrences(of: "<![CDATA[\(order.number)]]>", with: "&n;")
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in xxe.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        #expect(paymentError { try s.deliverWechat(utf16) }?.isMalformed == true)
+        #expect(try s.snapshot() == before)
+    }
+
+    @Test func wechatNotifyDeclaringAnotherEncodingIsRefusedAndUTF8IsRead() throws {
+        let s = try PaymentScenario()
+        let order = try s.placeOrder()
+        let signed = String(decoding: s.wechatBody(s.wechatFields(order, transaction: "4200000009")), as: UTF8.self)
+        let latin1 = #"<?xml version="1.0" encoding="ISO-8859-1"?>"# + signed
+        #expect(paymentError { try s.deliverWechat(Array(latin1.utf8)) }?.isMalformed == true)
+        #expect(try s.order(order.id).status == .pendingPayment)
+        let invalidBytes = Array(signed.utf8) + [0xC3, 0x28]
+        #expect(paymentError { try s.deliverWechat(invalidBytes) }?.isMalformed == true)
+        let utf8 = #"<?xml version="1.0" encoding='utf-8'?>"# + signed
+        #expect(try s.deliverWechat(Array(utf8.utf8)) == .wechatpay)
+        #expect(try s.order(order.id).status == .paid)
     }
 
     // MARK: Alipay

@@ -33,7 +33,8 @@ struct ConfigTests {
             "auth.argon2_memory_kib": "\(c.auth.argon2MemoryKiB)", "auth.argon2_iterations": "\(c.auth.argon2Iterations)",
             "orders.payment_timeout_minutes": "\(c.orders.paymentTimeoutMinutes)",
             "orders.auto_complete_days": "\(c.orders.autoCompleteDays)",
-            "payments.mockpay_secret": c.payments.mockpaySecret, "payments.wechatpay_api_key": c.payments.wechatpayAPIKey,
+            "payments.mockpay_enabled": c.payments.mockpayEnabled.rawValue, "payments.mockpay_secret": c.payments.mockpaySecret,
+            "payments.wechatpay_api_key": c.payments.wechatpayAPIKey,
             "payments.wechatpay_mch_id": c.payments.wechatpayMchID, "payments.wechatpay_app_id": c.payments.wechatpayAppID,
             "payments.alipay_public_key_pem": c.payments.alipayPublicKeyPEM,
             "payments.alipay_app_id": c.payments.alipayAppID, "payments.alipay_seller_id": c.payments.alipaySellerID,
@@ -56,7 +57,7 @@ struct ConfigTests {
         "auth.failure_window_seconds": "600", "auth.pepper": "prod-pepper", "auth.argon2_memory_kib": "65536",
         "auth.argon2_iterations": "3",
         "orders.payment_timeout_minutes": "15", "orders.auto_complete_days": "10",
-        "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
+        "payments.mockpay_enabled": "false", "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
         "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
         "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
         "app.env": "production", "app.log_level": "debug",
@@ -207,11 +208,53 @@ struct ConfigTests {
 
     @Test func productionRefusesDevelopmentSecretsAndCodesInTheLog() throws {
         var config = Config()
-        #expect(config.productionProblems.count == 3)
-        config.auth.pepper = "a-real-pepper"
-        config.payments.mockpaySecret = "a-real-secret"
+        #expect(config.productionProblems.count == 5)
+        config.auth.pepper = String(repeating: "p", count: 32)
+        config.payments.mockpaySecret = String(repeating: "m", count: 32)
+        config.verification.webhookURL = "https://sms.example.com/send"
         #expect(config.productionProblems == ["verification.sender is log, which writes every code to the server log"])
+        config.verification.sender = .file
+        #expect(config.productionProblems == ["verification.sender is file, which writes every code to a local file"])
         config.verification.sender = .webhook
         #expect(config.productionProblems.isEmpty)
+    }
+
+    @Test func productionRefusesShortSecretsAndAPlainHTTPGatewayNamingEachKey() throws {
+        var config = Config()
+        config.verification.sender = .webhook
+        config.verification.webhookURL = "http://sms.example.com/send"
+        config.auth.pepper = String(repeating: "p", count: 31)
+        config.payments.mockpaySecret = "short"
+        #expect(config.productionProblems == [
+            "auth.pepper is shorter than 32 bytes",
+            "payments.mockpay_secret is shorter than 32 bytes",
+            "verification.webhook_url must be an https:// URL",
+        ])
+    }
+
+    @Test func mockpayIsOffInProductionUnlessSwitchedOnOnPurpose() throws {
+        #expect(try Config.load(path: Self.shopJSON, environment: [:]).isMockpayEnabled)
+        let production = try Config.load(path: Self.shopJSON, environment: ["SHOP_APP_ENV": "production"])
+        #expect(!production.isMockpayEnabled)
+        let onPurpose = try Config.load(path: Self.shopJSON, environment: ["SHOP_APP_ENV": "production",
+                                                                            "SHOP_PAYMENTS_MOCKPAY_ENABLED": "true"])
+        #expect(onPurpose.isMockpayEnabled)
+        let off = try Config.load(path: Self.shopJSON, environment: ["SHOP_PAYMENTS_MOCKPAY_ENABLED": "false"])
+        #expect(!off.isMockpayEnabled)
+        #expect(throws: ConfigError.self) {
+            try Config.load(path: Self.shopJSON, environment: ["SHOP_PAYMENTS_MOCKPAY_ENABLED": "yes"])
+        }
+    }
+
+    @Test func onlyLoopbackHostsCountAsLocal() {
+        var config = Config()
+        for host in ["127.0.0.1", "127.0.0.2", "::1", "localhost"] {
+            config.server.host = host
+            #expect(config.listensOnLoopbackOnly, "\(host)")
+        }
+        for host in ["0.0.0.0", "::", "192.168.1.10"] {
+            config.server.host = host
+            #expect(!config.listensOnLoopbackOnly, "\(host)")
+        }
     }
 }
