@@ -57,8 +57,8 @@ struct WechatPayVerifier: PaymentVerifier {
 /// are never resolved and a document type declaration is refused outright.
 enum WechatXML {
     static func parse(_ body: [UInt8]) -> [String: String]? {
-        guard body.count <= 64 * 1024 else { return nil }
-        let text = String(decoding: body, as: UTF8.self)
+        guard body.count <= 64 * 1024, let text = String(validating: body, as: UTF8.self),
+              declaresUTF8OrNothing(text) else { return nil }
         guard !text.uppercased().contains("<!DOCTYPE"), !text.uppercased().contains("<!ENTITY") else { return nil }
         let parser = XMLParser(data: Data(body))
         parser.shouldResolveExternalEntities = false
@@ -66,6 +66,17 @@ enum WechatXML {
         parser.delegate = collector
         guard parser.parse(), collector.rootName == "xml" else { return nil }
         return collector.fields
+    }
+
+    /// Only UTF-8 is read: the filters above look at the UTF-8 text, so a body that names another
+    /// encoding in its `<?xml ... encoding="..."?>` prolog (which the parser would honour) is refused.
+    static func declaresUTF8OrNothing(_ text: String) -> Bool {
+        let start = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        guard start.hasPrefix("<?xml"), let end = start.range(of: "?>") else { return true }
+        let prolog = start[..<end.lowerBound].lowercased()
+        guard let name = prolog.range(of: "encoding") else { return true }
+        let value = prolog[name.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        return value.hasPrefix("utf-8\"") || value.hasPrefix("utf-8'") || value.hasPrefix("utf8\"") || value.hasPrefix("utf8'")
     }
 
     /// The success answer WeChat expects.
