@@ -42,12 +42,7 @@ public struct ArticleImporter: Sendable {
         guard path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson") else {
             throw ImportError.unsupportedFormat(path)
         }
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
-              let data = FileManager.default.contents(atPath: path) else {
-            throw ImportError.unreadable("\(path) does not exist or cannot be read")
-        }
-        guard size.intValue <= maxBytes else { throw ImportError.fileTooLarge(bytes: size.intValue, limit: maxBytes) }
-        return try importData([UInt8](data), options: options)
+        return try importData(try ImportFile.read(path, maxBytes: maxBytes), options: options)
     }
 
     func importData(_ bytes: [UInt8], options: CatalogImporter.Options) throws -> Outcome {
