@@ -38,23 +38,7 @@ public struct CatalogImporter: Sendable {
     /// Imports the file at `path` (`.csv` or `.jsonl`).
     public func importFile(at path: String, options: Options, progress: Progress? = nil) throws -> Outcome {
         guard let format = CatalogFile.Format(path: path) else { throw ImportError.unsupportedFormat(path) }
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw ImportError.unreadable("\(path) does not exist or cannot be read")
-        }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= maxBytes else { throw ImportError.fileTooLarge(bytes: size, limit: maxBytes) }
-        return try importData(try Self.bytes(of: path), format: format, options: options, progress: progress)
-    }
-
-    /// The file's bytes; the `Data` it was read into is gone by the time the import runs.
-    static func bytes(of path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImportError.unreadable("\(path) cannot be read")
-        }
-        return [UInt8](data)
+        return try importData(try ImportFile.read(path, maxBytes: maxBytes), format: format, options: options, progress: progress)
     }
 
     func importData(_ bytes: [UInt8], format: CatalogFile.Format, options: Options, progress: Progress? = nil) throws -> Outcome {
@@ -63,14 +47,21 @@ public struct CatalogImporter: Sendable {
         var invalidLines = Set(readIssues.map(\.line))
         var rows: [CatalogRow] = []
         var firstLineOfSKU: [String: Int] = [:]
+        var firstLineOfName: [String: [String: Int]] = [:]
         for raw in raws {
             switch CatalogRowValidator.validate(raw) {
             case .success(let row):
                 if let first = firstLineOfSKU[row.skuCode] {
                     issues.append(ImportIssue(line: row.line, column: "sku_code", reason: "\(row.skuCode) already appears on line \(first)"))
                     invalidLines.insert(row.line)
+                } else if let first = firstLineOfName[row.productCode]?[row.skuName] {
+                    issues.append(ImportIssue(line: row.line, column: "sku_name",
+                                              reason: "\(row.productCode) already has a SKU named \(row.skuName) on line \(first); "
+                                                + "the SKUs of one product need distinct names"))
+                    invalidLines.insert(row.line)
                 } else {
                     firstLineOfSKU[row.skuCode] = row.line
+                    firstLineOfName[row.productCode, default: [:]][row.skuName] = row.line
                     rows.append(row)
                 }
             case .failure(let rowIssues):

@@ -24,7 +24,9 @@ struct CatalogRow: Sendable, Equatable {
 struct CatalogRowValidator {
     static let columns = ["product_code", "sku_code", "sku_name", "title", "subtitle", "category", "price",
                           "original_price", "stock", "description", "cover_url", "image_urls", "attributes", "status"]
-    static let required: Set<String> = ["product_code", "sku_code", "sku_name", "title", "category", "price", "stock"]
+    static let required: Set<String> = ["product_code", "sku_code", "title", "category", "price", "stock"]
+    /// The name of a SKU whose row gives none: a product with one variant needs no variant name.
+    static let defaultSKUName = "默认"
 
     /// A raw record: its fields and where each column is among them (shared by every record of
     /// a CSV file, so 100k records do not carry 100k dictionaries).
@@ -80,7 +82,8 @@ struct CatalogRowValidator {
 
         let productCode = code("product_code")
         let skuCode = code("sku_code")
-        let skuName = text("sku_name", max: 60, required: true)
+        let givenSKUName = text("sku_name", max: 60)
+        let skuName = givenSKUName.isEmpty ? Self.defaultSKUName : givenSKUName
         let title = text("title", max: 100, required: true)
         let subtitle = text("subtitle", max: 200)
         let description = text("description", max: 5_000)

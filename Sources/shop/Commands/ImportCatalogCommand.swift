@@ -12,7 +12,10 @@ struct ImportCatalogCommand: Command {
         price and original_price (yuan, at most two decimals), stock, description, cover_url,
         image_urls (|-separated), attributes (a JSON object), status (on_sale | off_sale).
         One row is one SKU; rows sharing a product_code form one product (product fields come
-        from its first row). Every row is checked first; a file with an invalid row writes nothing.
+        from its first row). sku_name may be missing or empty (默认, for a product with one
+        variant); the SKUs of one product need distinct names. Every row is checked first; a file
+        with an invalid row writes nothing. Only a regular file up to catalog.import_max_bytes is
+        read.
 
           --dry-run        check and count, write nothing
           --skip-invalid   import the valid rows and report the invalid ones

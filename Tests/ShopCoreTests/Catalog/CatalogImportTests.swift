@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShopTestSupport
 import Testing
 @testable import ShopCore
@@ -302,7 +305,7 @@ struct CatalogImportTests {
 
     @Test func aRowWithSeveralProblemsReportsEachColumn() throws {
         let fixture = try TestShop()
-        let line = CatalogLine(product: "玫瑰 1", sku: "", skuName: "", category: "花束//玫瑰", stock: "1.5",
+        let line = CatalogLine(product: "玫瑰 1", sku: "", skuName: String(repeating: "长", count: 61), category: "花束//玫瑰", stock: "1.5",
                                cover: "javascript:alert(1)", images: "https://ok.example/a.jpg|ftp://x", attributes: "[1,2]",
                                status: "deleted")
         do {
@@ -449,5 +452,68 @@ struct CatalogImportTests {
         #expect(throws: ImportError.unreadable("the file is not valid UTF-8 text")) {
             try fixture.shop.catalogImporter.importData(bytes, format: .csv, options: .init())
         }
+    }
+
+    @Test func anythingButARegularFileIsRefusedEvenBehindASymlink() throws {
+        let fixture = try TestShop { $0.catalog.importMaxBytes = 64 }
+        let fifo = fixture.directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let throughFIFO = fixture.directory.appendingPathComponent("catalog.csv").path
+        try FileManager.default.createSymbolicLink(atPath: throughFIFO, withDestinationPath: fifo)
+        #expect(throws: ImportError.unreadable("\(throughFIFO) is not a regular file")) {
+            try fixture.shop.catalogImporter.importFile(at: throughFIFO, options: .init())
+        }
+        let directory = fixture.directory.appendingPathComponent("folder.csv").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        #expect(throws: ImportError.unreadable("\(directory) is not a regular file")) {
+            try fixture.shop.catalogImporter.importFile(at: directory, options: .init())
+        }
+        let articles = fixture.directory.appendingPathComponent("articles.jsonl").path
+        try FileManager.default.createSymbolicLink(atPath: articles, withDestinationPath: fifo)
+        #expect(throws: ImportError.unreadable("\(articles) is not a regular file")) {
+            try fixture.shop.articleImporter.importFile(at: articles, options: .init())
+        }
+    }
+
+    @Test func aSymlinkToAFileOverTheLimitIsMeasuredByItsTarget() throws {
+        let text = CatalogLine.file(baseLines)
+        let fixture = try TestShop { $0.catalog.importMaxBytes = 64 }
+        let big = fixture.directory.appendingPathComponent("big.csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: big))
+        let link = fixture.directory.appendingPathComponent("small.csv").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: big)
+        #expect(throws: ImportError.fileTooLarge(bytes: text.utf8.count, limit: 64)) {
+            try fixture.shop.catalogImporter.importFile(at: link, options: .init())
+        }
+        #expect(try fixture.catalogSnapshot().productCount == 0)
+    }
+
+    @Test func aMissingOrEmptySKUNameDefaultsToTheDefaultVariant() throws {
+        let fixture = try TestShop()
+        try fixture.importCatalogCSV("product_code,sku_code,title,category,price,stock\nVASE,VASE-1,玻璃花瓶,家居,59,4\n")
+        try fixture.importCatalogCSV(CatalogLine.file([CatalogLine(product: "CARD", sku: "CARD-1", skuName: " ", title: "贺卡")]))
+        try fixture.importCatalogJSONLines("""
+            {"product_code":"BOX","sku_code":"BOX-1","title":"礼盒","category":"礼品","price":"9","stock":1}
+            {"product_code":"BAG","sku_code":"BAG-1","sku_name":"","title":"纸袋","category":"礼品","price":"1","stock":1}
+            """)
+        for code in ["VASE", "CARD", "BOX", "BAG"] {
+            let product = try fixture.catalogService.product(try fixture.catalogProductID(code: code))
+            #expect(product.skus.map(\.name) == ["默认"], "\(code)")
+        }
+    }
+
+    @Test func twoSKUsOfOneProductStillNeedDistinctNames() throws {
+        let fixture = try TestShop()
+        let text = "product_code,sku_code,title,category,price,stock\nVASE,VASE-1,玻璃花瓶,家居,59,4\nVASE,VASE-2,玻璃花瓶,家居,69,4\n"
+        #expect(throws: ImportError.invalidRows([ImportIssue(
+            line: 3, column: "sku_name",
+            reason: "VASE already has a SKU named 默认 on line 2; the SKUs of one product need distinct names")])) {
+            try fixture.importCatalogCSV(text)
+        }
+        #expect(try fixture.catalogSnapshot().productCount == 0)
+        let named = CatalogLine.file([CatalogLine(product: "P", sku: "P-1", skuName: "大"), CatalogLine(product: "P", sku: "P-2", skuName: "大"),
+                                      CatalogLine(product: "Q", sku: "Q-1", skuName: "大")])
+        let outcome = try fixture.importCatalogCSV(named, .init(skipInvalid: true))
+        #expect(outcome.summary.skus == counts(2, 0, 0, invalid: 1))
     }
 }
