@@ -23,6 +23,7 @@ public final class Shop: Sendable {
     public let articles: ArticleService
     public let articleImporter: ArticleImporter
     public let demoAuthors: DemoAuthorSeeder
+    public let demo: DemoShopSeeder
 
     /// `codeSender` defaults to the one `verification.sender` names.
     public init(pool: DatabasePool, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
@@ -49,6 +50,7 @@ public final class Shop: Sendable {
         articles = ArticleService(pool: pool, clock: clock)
         articleImporter = ArticleImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
         demoAuthors = DemoAuthorSeeder(pool: pool, clock: clock)
+        demo = DemoShopSeeder(catalog: catalogImporter, authors: demoAuthors, articles: articleImporter)
     }
 
     /// The sender `verification.sender` names.

@@ -77,8 +77,13 @@ public struct ArticleImporter: Sendable {
                     }
                     seen[key] = row.line
                     var draft = row.draft
+                    let existing = try articles.find(author: author, title: draft.title ?? "", db)
+                    if options.keepExisting && existing != nil {
+                        counts.unchanged += 1
+                        continue
+                    }
                     draft.categoryID = try articles.ensureCategory(row.category, db)
-                    if let existing = try articles.find(author: author, title: draft.title ?? "", db) {
+                    if let existing {
                         if existing.summary == draft.summary && existing.coverURL == draft.coverURL && existing.content == draft.content
                             && existing.categoryID == draft.categoryID && existing.publishedAt == row.publishedAt {
                             counts.unchanged += 1

@@ -7,10 +7,14 @@ public struct CatalogImporter: Sendable {
     public struct Options: Sendable {
         public var dryRun = false
         public var skipInvalid = false
+        /// Only add what is missing: a product, SKU or article that exists is left exactly as it
+        /// is (what `shop seed demo` uses, so it never undoes a sale or an operator's edit).
+        public var keepExisting = false
 
-        public init(dryRun: Bool = false, skipInvalid: Bool = false) {
+        public init(dryRun: Bool = false, skipInvalid: Bool = false, keepExisting: Bool = false) {
             self.dryRun = dryRun
             self.skipInvalid = skipInvalid
+            self.keepExisting = keepExisting
         }
     }
 
@@ -72,7 +76,7 @@ public struct CatalogImporter: Sendable {
         issues.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         if !issues.isEmpty && !options.skipInvalid { throw ImportError.invalidRows(issues) }
 
-        var summary = try write(rows, dryRun: options.dryRun, progress: progress)
+        var summary = try write(rows, options: options, progress: progress)
         summary.skus.invalid = invalidLines.count
         return Outcome(summary: summary, issues: issues)
     }
@@ -80,7 +84,7 @@ public struct CatalogImporter: Sendable {
     /// Thrown to roll a dry run back after counting what it would have done.
     private struct DryRun: Error { let summary: ImportSummary }
 
-    private func write(_ rows: [CatalogRow], dryRun: Bool, progress: Progress?) throws -> ImportSummary {
+    private func write(_ rows: [CatalogRow], options: Options, progress: Progress?) throws -> ImportSummary {
         let now = clock.unixNow
         var groups: [String: [CatalogRow]] = [:]
         var order: [String] = []
@@ -94,15 +98,16 @@ public struct CatalogImporter: Sendable {
                 var done = 0
                 for code in order {
                     guard let productRows = groups[code], let first = productRows.first else { continue }
-                    let productID = try upsertProduct(code: code, first, at: now, summary: &summary, db)
+                    let productID = try upsertProduct(code: code, first, keepExisting: options.keepExisting, at: now,
+                                                      summary: &summary, db)
                     for row in productRows {
-                        try upsertSKU(row, productID: productID, at: now, summary: &summary, db)
+                        try upsertSKU(row, productID: productID, keepExisting: options.keepExisting, at: now, summary: &summary, db)
                         done += 1
                         if done % 1_000 == 0 { progress?(done, rows.count) }
                     }
                 }
                 progress?(rows.count, rows.count)
-                if dryRun { throw DryRun(summary: summary) }
+                if options.dryRun { throw DryRun(summary: summary) }
                 return summary
             }
         } catch let dryRun as DryRun {
@@ -110,13 +115,18 @@ public struct CatalogImporter: Sendable {
         }
     }
 
-    private func upsertProduct(code: String, _ row: CatalogRow, at now: Int64, summary: inout ImportSummary,
+    private func upsertProduct(code: String, _ row: CatalogRow, keepExisting: Bool, at now: Int64, summary: inout ImportSummary,
                                _ db: Connection) throws -> ProductID {
+        let existing = try store.product(code: code, db)
+        if keepExisting, let existing {
+            summary.products.unchanged += 1
+            return existing.id
+        }
         let fields = CatalogWriteStore.ProductFields(
             categoryID: try store.ensureCategory(row.categoryPath, db), title: row.title, subtitle: row.subtitle,
             description: row.description, coverURL: row.coverURL, attributes: row.attributes, status: row.status,
             images: row.imageURLs)
-        guard let existing = try store.product(code: code, db) else {
+        guard let existing else {
             let id = try store.insertProduct(code: code, fields, at: now, db)
             try search.indexGrams(product: id, title: fields.title, subtitle: fields.subtitle, db)
             summary.products.created += 1
@@ -134,7 +144,7 @@ public struct CatalogImporter: Sendable {
         return existing.id
     }
 
-    private func upsertSKU(_ row: CatalogRow, productID: ProductID, at now: Int64, summary: inout ImportSummary,
+    private func upsertSKU(_ row: CatalogRow, productID: ProductID, keepExisting: Bool, at now: Int64, summary: inout ImportSummary,
                            _ db: Connection) throws {
         let fields = CatalogWriteStore.SKUFields(productID: productID, name: row.skuName, priceCents: row.priceCents,
                                                  originalPriceCents: row.originalPriceCents, stock: row.stock)
@@ -143,7 +153,7 @@ public struct CatalogImporter: Sendable {
             summary.skus.created += 1
             return
         }
-        if existing.fields == fields {
+        if keepExisting || existing.fields == fields {
             summary.skus.unchanged += 1
         } else {
             try store.updateSKU(existing.id, fields, at: now, db)

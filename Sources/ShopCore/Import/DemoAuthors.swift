@@ -1,7 +1,8 @@
 import Foundation
 import SQLite
 
-/// Creates the demo column authors of `Examples/authors.jsonl` when missing. Their password is
+/// Creates the demo column authors of `Examples/authors.jsonl` when missing; one that exists is
+/// left as it is (an operator may have revoked its role or its owner edited the profile). Their password is
 /// locked (no hash verifies against it): a person taking one over resets it by SMS code.
 public struct DemoAuthorSeeder: Sendable {
     let pool: DatabasePool
@@ -48,9 +49,9 @@ public struct DemoAuthorSeeder: Sendable {
                     user.avatarURL = entry.avatarURL ?? ""
                     user.gender = entry.gender ?? .unknown
                     try users.update(user, at: now, db)
+                    _ = try ProfileStore().setAuthor(true, phone: phone, at: now, db)
                     created += 1
                 }
-                _ = try ProfileStore().setAuthor(true, phone: phone, at: now, db)
             }
             return created
         }

@@ -11,13 +11,12 @@ struct SeedCommand: Command {
           --if-empty   do nothing when the shop already has products (what `make run` uses)
 
         Imports Examples/catalog.csv, creates the column authors of Examples/authors.jsonl and
-        imports Examples/articles.jsonl, so a new shop has something to show. Running it again
-        changes nothing (the imports upsert).
+        imports Examples/articles.jsonl, so a new shop has something to show. It only adds what
+        is missing: running it again on a shop that has sold, or whose operator changed prices,
+        stock, authors or articles, changes none of that.
         """
 
-    static let catalogPath = "Examples/catalog.csv"
-    static let authorsPath = "Examples/authors.jsonl"
-    static let articlesPath = "Examples/articles.jsonl"
+    static let examples = "Examples"
 
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config"], flags: ["if-empty"])
@@ -27,17 +26,16 @@ struct SeedCommand: Command {
             print("the shop already has products: demo data not loaded")
             return 0
         }
-        guard FileManager.default.fileExists(atPath: Self.catalogPath) else {
-            throw CommandFailure(description: "\(Self.catalogPath) not found: run this from the repository root")
+        guard FileManager.default.fileExists(atPath: "\(Self.examples)/\(DemoShopSeeder.catalogFile)") else {
+            throw CommandFailure(description: "\(Self.examples)/\(DemoShopSeeder.catalogFile) not found: run this from the repository root")
         }
-        let outcome = try shop.catalogImporter.importFile(at: Self.catalogPath, options: .init())
-        print("demo catalogue (\(Self.catalogPath)):")
-        ImportReport.print(outcome.summary, dryRun: false)
-        let authors = try shop.demoAuthors.seed(fileAt: Self.authorsPath)
-        print("demo authors (\(Self.authorsPath)): created=\(authors)")
-        let articles = try shop.articleImporter.importFile(at: Self.articlesPath, options: .init())
-        print("demo articles (\(Self.articlesPath)):")
-        ImportArticlesCommand.printSummary(articles.counts, dryRun: false)
+        let report = try shop.demo.seed(from: Self.examples)
+        print("demo catalogue (\(Self.examples)/\(DemoShopSeeder.catalogFile)):")
+        ImportReport.print(report.catalog, dryRun: false)
+        print("demo authors (\(Self.examples)/\(DemoShopSeeder.authorsFile)): created=\(report.authorsCreated)")
+        print("demo articles (\(Self.examples)/\(DemoShopSeeder.articlesFile)):")
+        ImportArticlesCommand.printSummary(report.articles.counts, dryRun: false)
+        for issue in report.articles.issues { print("  skipped \(issue)") }
         return 0
     }
 }
