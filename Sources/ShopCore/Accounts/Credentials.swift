@@ -41,17 +41,21 @@ public struct Credential: Sendable {
 
 /// Turns a credential into what is stored: argon2id over HMAC-SHA256(pepper, md5hex).
 /// The pepper lives outside the database, so a leaked table cannot be "shucked" with known MD5s.
+/// Every Argon2 computation waits for a slot of `limit`.
 struct CredentialHasher: Sendable {
     static let scheme = "argon2id(hmac-sha256(pepper,md5hex))"
     let pepper: String
     let hasher: PasswordHasher
+    let limit: HashingLimit
 
     func hash(_ credential: Credential) throws -> String {
-        try hasher.hash(peppered(credential))
+        let secret = peppered(credential)
+        return try limit.run { try hasher.hash(secret) }
     }
 
     func verify(_ credential: Credential, encoded: String) -> Bool {
-        hasher.verify(peppered(credential), encoded: encoded)
+        let secret = peppered(credential)
+        return limit.run { hasher.verify(secret, encoded: encoded) }
     }
 
     func needsRehash(_ encoded: String) -> Bool {
