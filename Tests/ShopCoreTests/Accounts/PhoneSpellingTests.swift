@@ -25,7 +25,7 @@ struct PhoneSpellingTests {
         let fixture = try TestShop()
         let error = #expect(throws: ValidationError.self) {
             try fixture.accounts.register(phone: phone, code: "123456",
-                                          credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil)
+                                          credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil, clientIP: "10.0.0.1")
         }
         #expect(error?.field == "phone")
     }
@@ -44,7 +44,7 @@ struct PhoneSpellingTests {
         let marked = String(code.prefix(3)) + "\u{0301}" + String(code.dropFirst(3))
         let error = #expect(throws: ValidationError.self) {
             try fixture.accounts.register(phone: "13800000004", code: marked,
-                                          credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil)
+                                          credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil, clientIP: "10.0.0.1")
         }
         #expect(error?.field == "code")
     }
