@@ -25,7 +25,7 @@ struct Argon2Encoded: Equatable {
         let prefix = key + "="
         guard field.hasPrefix(prefix) else { return nil }
         let digits = field.dropFirst(prefix.count)
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard digits.isASCIIDigits else { return nil }
         return UInt32(digits)
     }
 }

@@ -56,8 +56,8 @@ public struct Migrator: Sendable {
         var migrations: [Migration] = []
         for file in files {
             let stem = String(file.dropLast(4))
-            guard let underscore = stem.firstIndex(of: "_"), stem[..<underscore].allSatisfy(\.isASCII),
-                  stem[..<underscore].allSatisfy(\.isNumber), stem.index(after: underscore) < stem.endIndex,
+            guard let underscore = stem.firstIndex(of: "_"), stem[..<underscore].isASCIIDigits,
+                  stem.index(after: underscore) < stem.endIndex,
                   let version = Int(stem[..<underscore]), version > 0 else {
                 throw MigrationError.badFileName(file)
             }

@@ -134,7 +134,8 @@ struct MigratorTests {
     }
 
     @Test("A file name that is not NNNN_name.sql is refused",
-          arguments: ["flowers.sql", "0001.sql", "0000_zero.sql", "x001_bad.sql", "-001_negative.sql", "_0001.sql"])
+          arguments: ["flowers.sql", "0001.sql", "0000_zero.sql", "x001_bad.sql", "-001_negative.sql", "_0001.sql",
+                     "00\u{0301}02_mark.sql"])
     func aBadFileNameThrows(_ file: String) throws {
         try withMigrations([("0001_flowers.sql", Self.first), (file, "SELECT 1;")]) { directory, _ throws in
             #expect(throws: MigrationError.badFileName(file)) { try Migrator(directory: directory) }

@@ -118,6 +118,40 @@ struct AuthAPITests {
         #expect(refused.headers["Retry-After"] == "900")
     }
 
+    @Test func repeatedWrongRegisterAndResetCodesFromOneAddressAre429() throws {
+        let app = try TestAPI { $0.auth.maxFailuresPerIP = 2 }
+        for (path, extra) in [("/api/v1/auth/register", ["nickname": "小花"]), ("/api/v1/auth/password-reset", [:])] {
+            var body: [String: Any] = ["code": "123456", "password": TestAPI.password]
+            for (key, value) in extra { body[key] = value }
+            for index in 1...2 {
+                body["phone"] = "1380000000\(index)"
+                expectError(try app.send("POST", path, json: body, from: "10.0.10.1"), 422, "invalid_code")
+            }
+            body["phone"] = "13800000009"
+            let refused = try app.send("POST", path, json: body, from: "10.0.10.1")
+            expectError(refused, 429, "too_many_attempts")
+            #expect(refused.headers["Retry-After"] == "900")
+            #expect(refused.error["retry_after"] as? Int == 900)
+            expectError(try app.send("POST", path, json: body, from: "10.0.10.2"), 422, "invalid_code")
+        }
+    }
+
+    @Test func aPhoneWithACombiningMarkIs400Everywhere() throws {
+        let app = try TestAPI()
+        let marked = "13\u{0301}800000004"
+        for (path, body) in [
+            ("/api/v1/auth/verification-codes", ["phone": marked, "purpose": "register"]),
+            ("/api/v1/auth/register", ["phone": marked, "code": "123456", "password": TestAPI.password]),
+            ("/api/v1/auth/login", ["phone": marked, "password": TestAPI.password]),
+            ("/api/v1/auth/password-reset", ["phone": marked, "code": "123456", "password": TestAPI.password]),
+        ] {
+            let response = try app.send("POST", path, json: body)
+            expectError(response, 400, "validation_failed")
+            #expect(response.error["field"] as? String == "phone", "\(path)")
+        }
+        #expect(app.sender.messages.isEmpty)
+    }
+
     @Test func loggingOutAnswers204AndTheTokenStopsWorking() throws {
         let app = try TestAPI()
         let token = try app.token(for: phone)

@@ -16,7 +16,7 @@ extension TestAPI {
         _ = try shop.verification.requestCode(phone: phone, purpose: .register, clientIP: "10.0.0.9")
         guard let code = sender.lastCode(to: phone, for: "register") else { throw FixtureError("no code sent to \(phone)") }
         let session = try shop.accounts.register(phone: phone, code: code,
-                                                 credential: Credential(passwordMD5: nil, password: TestAPI.password), nickname: nil)
+                                                 credential: Credential(passwordMD5: nil, password: TestAPI.password), nickname: nil, clientIP: "10.0.0.1")
         return (session.token, Int(session.user.id.rawValue))
     }
 }

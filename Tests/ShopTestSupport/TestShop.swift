@@ -67,10 +67,11 @@ public final class TestShop: @unchecked Sendable {
 
     /// Registers `phone` with the plain password and answers the session.
     @discardableResult
-    public func register(_ phone: String, password: String = TestShop.password, nickname: String? = nil) throws -> Session {
-        let code = try sendCode(to: phone, for: .register)
+    public func register(_ phone: String, password: String = TestShop.password, nickname: String? = nil,
+                         from clientIP: String = "10.0.0.1") throws -> Session {
+        let code = try sendCode(to: phone, for: .register, from: clientIP)
         return try accounts.register(phone: phone, code: code,
-                                     credential: Credential(passwordMD5: nil, password: password), nickname: nickname)
+                                     credential: Credential(passwordMD5: nil, password: password), nickname: nickname, clientIP: clientIP)
     }
 
     public func login(_ phone: String, password: String = TestShop.password, from clientIP: String = "10.0.0.1") throws -> Session {

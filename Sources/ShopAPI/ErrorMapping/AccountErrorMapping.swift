@@ -21,7 +21,7 @@ extension ErrorMapping {
             return HTTPError(.unauthorized, code: "invalid_credentials", message: "Wrong phone number or password.")
         case .tooManyAttempts(let seconds):
             return HTTPError(.tooManyRequests, code: "too_many_attempts",
-                             message: "Too many failed sign-ins; try again in \(seconds) seconds.", retryAfter: seconds)
+                             message: "Too many failed attempts; try again in \(seconds) seconds.", retryAfter: seconds)
         case .unauthorized:
             return .unauthorized("Sign in first: the token is missing, expired or revoked.")
         }

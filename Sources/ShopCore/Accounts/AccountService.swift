@@ -25,21 +25,37 @@ public struct AccountService: Sendable {
         self.verification = verification
         let parameters = PasswordHasher.Parameters(memoryKiB: UInt32(settings.argon2MemoryKiB),
                                                    iterations: UInt32(settings.argon2Iterations), parallelism: 1)
-        credentials = CredentialHasher(pepper: settings.pepper, hasher: PasswordHasher(parameters: parameters, random: random))
+        let limit = HashingLimit(limit: settings.maxConcurrentHashes > 0 ? settings.maxConcurrentHashes : HashingLimit.automatic())
+        credentials = CredentialHasher(pepper: settings.pepper, hasher: PasswordHasher(parameters: parameters, random: random),
+                                       limit: limit)
         dummyHash = try credentials.hasher.hash(random.bytes(32))
     }
 
     /// Creates the account with a code sent for `register`, and signs it in.
-    public func register(phone rawPhone: String, code: String, credential: Credential, nickname: String?) throws -> Session {
+    /// The code is checked before any hashing, so a wrong one costs no Argon2 work; wrong codes are
+    /// counted per phone and per client address like failed logins (`too_many_attempts`).
+    public func register(phone rawPhone: String, code: String, credential: Credential, nickname: String?,
+                         clientIP: String) throws -> Session {
         let phone = try PhoneNumber.normalize(rawPhone)
         try VerificationService.validateFormat(code)
         let name = nickname ?? "花友\(phone.suffix(4))"
         try Self.validateNickname(name)
-        let hash = try credentials.hash(credential)
         let now = clock.unixNow
+        let accepted: Bool = try pool.write { db in
+            try checkFailureLimits(.register, phone: phone, clientIP: clientIP, at: now, db)
+            if try users.find(phone: phone, db) != nil { throw AccountError.phoneTaken }
+            guard try verification.check(code, phone: phone, purpose: .register, at: now, db) == .valid else {
+                try failures.record(.register, phone: phone, clientIP: clientIP, at: now, db)
+                return false
+            }
+            return true
+        }
+        guard accepted else { throw AccountError.invalidCode }
+        let hash = try credentials.hash(credential)
         let token = random.token(byteCount: 32)
         let outcome: Session? = try pool.write { db in
             if try users.find(phone: phone, db) != nil { throw AccountError.phoneTaken }
+            // Checked again: a parallel request may have used the code while this one hashed.
             guard try verification.consume(code, phone: phone, purpose: .register, at: now, db) == .valid else { return nil }
             let id: UserID
             do {
@@ -47,6 +63,7 @@ public struct AccountService: Sendable {
             } catch let error as SQLiteError where error.isUniqueViolation {
                 throw AccountError.phoneTaken
             }
+            try failures.clear([.register], phone: phone, db)
             return try openSession(for: id, token: token, at: now, db)
         }
         guard let outcome else { throw AccountError.invalidCode }
@@ -59,17 +76,11 @@ public struct AccountService: Sendable {
         // make the server burn CPU outside the failure counters.
         let phone = try PhoneNumber.normalize(rawPhone)
         let now = clock.unixNow
-        let window = Int64(settings.failureWindowSeconds)
         // Every attempt is counted as a failure up front, in the transaction that checks the limit,
         // so parallel guesses cannot all slip under it; a success clears the phone's failures.
         let stored: UserStore.Credentials? = try pool.write { db in
-            for (current, limit) in [(try failures.window(phone: phone, since: now - window, db), settings.maxFailuresPerPhone),
-                                     (try failures.window(clientIP: clientIP, since: now - window, db), settings.maxFailuresPerIP)]
-            where current.count >= limit {
-                throw AccountError.tooManyAttempts(
-                    retryAfter: VerificationService.retryAfter(oldest: current.oldest, window: window, now: now))
-            }
-            try failures.record(phone: phone, clientIP: clientIP, at: now, db)
+            try checkFailureLimits(.login, phone: phone, clientIP: clientIP, at: now, db)
+            try failures.record(.login, phone: phone, clientIP: clientIP, at: now, db)
             return try users.credentials(phone: phone, db)
         }
         guard let stored, credentials.verify(credential, encoded: stored.passwordHash) else {
@@ -79,7 +90,7 @@ public struct AccountService: Sendable {
         let upgraded = credentials.needsRehash(stored.passwordHash) ? try credentials.hash(credential) : nil
         let token = random.token(byteCount: 32)
         return try pool.write { db in
-            try failures.clear(phone: phone, db)
+            try failures.clear([.login], phone: phone, db)
             if let upgraded { try users.setPasswordHash(upgraded, for: stored.userID, at: now, db) }
             return try openSession(for: stored.userID, token: token, at: now, db)
         }
@@ -92,11 +103,25 @@ public struct AccountService: Sendable {
     }
 
     /// Sets a new password with a code sent for `reset_password`, and revokes every token of the user.
-    public func resetPassword(phone rawPhone: String, code: String, credential: Credential) throws {
+    /// As for `register`, the code is checked before any hashing and wrong codes are counted. Reset
+    /// failures are counted apart from login failures, so the owner of a phone locked by others'
+    /// failed logins can still reset; a successful reset lifts the phone's login and reset locks.
+    public func resetPassword(phone rawPhone: String, code: String, credential: Credential, clientIP: String) throws {
         let phone = try PhoneNumber.normalize(rawPhone)
         try VerificationService.validateFormat(code)
-        let hash = try credentials.hash(credential)
         let now = clock.unixNow
+        let accepted: Bool = try pool.write { db in
+            try checkFailureLimits(.resetPassword, phone: phone, clientIP: clientIP, at: now, db)
+            // An unknown phone fails exactly like a wrong code: no account enumeration.
+            guard try users.find(phone: phone, db) != nil,
+                  try verification.check(code, phone: phone, purpose: .resetPassword, at: now, db) == .valid else {
+                try failures.record(.resetPassword, phone: phone, clientIP: clientIP, at: now, db)
+                return false
+            }
+            return true
+        }
+        guard accepted else { throw AccountError.invalidCode }
+        let hash = try credentials.hash(credential)
         let done: Bool = try pool.write { db in
             guard let user = try users.find(phone: phone, db),
                   try verification.consume(code, phone: phone, purpose: .resetPassword, at: now, db) == .valid else {
@@ -104,7 +129,7 @@ public struct AccountService: Sendable {
             }
             try users.setPasswordHash(hash, for: user.id, at: now, db)
             try tokens.revokeAll(user: user.id, at: now, db)
-            try failures.clear(phone: phone, db)
+            try failures.clear([.login, .resetPassword], phone: phone, db)
             return true
         }
         if !done { throw AccountError.invalidCode }
@@ -152,6 +177,19 @@ public struct AccountService: Sendable {
             if let gender = changes.gender { user.gender = gender }
             try users.update(user, at: now, db)
             return user
+        }
+    }
+
+    /// Throws `tooManyAttempts` when this phone or this client address has failed `kind` too often
+    /// in the window; `retry_after` is when the oldest counted failure leaves it.
+    private func checkFailureLimits(_ kind: LoginFailureStore.Kind, phone: String, clientIP: String, at now: Int64,
+                                    _ db: Connection) throws {
+        let window = Int64(settings.failureWindowSeconds)
+        for (current, limit) in [(try failures.window(kind, phone: phone, since: now - window, db), settings.maxFailuresPerPhone),
+                                 (try failures.window(kind, clientIP: clientIP, since: now - window, db), settings.maxFailuresPerIP)]
+        where current.count >= limit {
+            throw AccountError.tooManyAttempts(
+                retryAfter: VerificationService.retryAfter(oldest: current.oldest, window: window, now: now))
         }
     }
 

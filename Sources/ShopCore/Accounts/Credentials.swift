@@ -1,11 +1,13 @@
 import Crypto
 
-/// Mainland mobile numbers: 11 digits starting with 1; a `+86` prefix is accepted and dropped.
+/// Mainland mobile numbers: 11 ASCII digits starting with 1; a `+86` prefix is accepted and dropped.
 public enum PhoneNumber {
+    /// Checked on UTF-8 bytes, so an invisible or combining mark never makes a second spelling
+    /// of one number (which would give it a second account, cooldown and daily SMS cap).
     public static func normalize(_ raw: String, field: String = "phone") throws -> String {
-        var phone = raw
-        if phone.hasPrefix("+86") { phone.removeFirst(3) }
-        guard phone.count == 11, phone.first == "1", phone.allSatisfy(\.isASCIIDigit) else {
+        let prefix = "+86".utf8
+        let phone = raw.utf8.starts(with: prefix) ? String(decoding: raw.utf8.dropFirst(prefix.count), as: UTF8.self) : raw
+        guard phone.utf8.count == 11, phone.utf8.first == UInt8(ascii: "1"), phone.isASCIIDigits else {
             throw ValidationError(field, "\(field) must be a mainland mobile number (11 digits starting with 1).")
         }
         return phone
@@ -39,17 +41,21 @@ public struct Credential: Sendable {
 
 /// Turns a credential into what is stored: argon2id over HMAC-SHA256(pepper, md5hex).
 /// The pepper lives outside the database, so a leaked table cannot be "shucked" with known MD5s.
+/// Every Argon2 computation waits for a slot of `limit`.
 struct CredentialHasher: Sendable {
     static let scheme = "argon2id(hmac-sha256(pepper,md5hex))"
     let pepper: String
     let hasher: PasswordHasher
+    let limit: HashingLimit
 
     func hash(_ credential: Credential) throws -> String {
-        try hasher.hash(peppered(credential))
+        let secret = peppered(credential)
+        return try limit.run { try hasher.hash(secret) }
     }
 
     func verify(_ credential: Credential, encoded: String) -> Bool {
-        hasher.verify(peppered(credential), encoded: encoded)
+        let secret = peppered(credential)
+        return limit.run { hasher.verify(secret, encoded: encoded) }
     }
 
     func needsRehash(_ encoded: String) -> Bool {

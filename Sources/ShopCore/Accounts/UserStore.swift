@@ -80,37 +80,47 @@ struct TokenStore {
     }
 }
 
-/// SQL for `login_failures`: the window counts behind `too_many_attempts`.
+/// SQL for `login_failures`: the window counts behind `too_many_attempts`, one count per kind.
 struct LoginFailureStore {
+    /// What failed: each kind has its own counts, so failed logins never block a reset.
+    enum Kind: String {
+        case login
+        case register
+        case resetPassword = "reset_password"
+    }
+
     struct Window {
         let count: Int
         let oldest: Int64?
     }
 
-    func record(phone: String, clientIP: String, at now: Int64, _ db: Connection) throws {
-        try db.run("INSERT INTO login_failures (phone, client_ip, failed_at) VALUES (?, ?, ?)", phone, clientIP, now)
+    func record(_ kind: Kind, phone: String, clientIP: String, at now: Int64, _ db: Connection) throws {
+        try db.run("INSERT INTO login_failures (phone, client_ip, kind, failed_at) VALUES (?, ?, ?, ?)",
+                   phone, clientIP, kind.rawValue, now)
     }
 
-    func window(phone: String, since: Int64, _ db: Connection) throws -> Window {
-        try window("SELECT COUNT(*) AS n, MIN(failed_at) AS oldest FROM login_failures WHERE phone = ? AND failed_at > ?",
-                   phone, since, db)
+    func window(_ kind: Kind, phone: String, since: Int64, _ db: Connection) throws -> Window {
+        try window("SELECT COUNT(*) AS n, MIN(failed_at) AS oldest FROM login_failures WHERE phone = ? AND kind = ? AND failed_at > ?",
+                   phone, kind, since, db)
     }
 
-    func window(clientIP: String, since: Int64, _ db: Connection) throws -> Window {
-        try window("SELECT COUNT(*) AS n, MIN(failed_at) AS oldest FROM login_failures WHERE client_ip = ? AND failed_at > ?",
-                   clientIP, since, db)
+    func window(_ kind: Kind, clientIP: String, since: Int64, _ db: Connection) throws -> Window {
+        try window("SELECT COUNT(*) AS n, MIN(failed_at) AS oldest FROM login_failures WHERE client_ip = ? AND kind = ? AND failed_at > ?",
+                   clientIP, kind, since, db)
     }
 
-    func clear(phone: String, _ db: Connection) throws {
-        try db.run("DELETE FROM login_failures WHERE phone = ?", phone)
+    func clear(_ kinds: [Kind], phone: String, _ db: Connection) throws {
+        for kind in kinds {
+            try db.run("DELETE FROM login_failures WHERE phone = ? AND kind = ?", phone, kind.rawValue)
+        }
     }
 
     func purge(before: Int64, _ db: Connection) throws {
         try db.run("DELETE FROM login_failures WHERE failed_at < ?", before)
     }
 
-    private func window(_ sql: String, _ key: String, _ since: Int64, _ db: Connection) throws -> Window {
-        guard let row = try db.queryOne(sql, key, since) else { return Window(count: 0, oldest: nil) }
+    private func window(_ sql: String, _ key: String, _ kind: Kind, _ since: Int64, _ db: Connection) throws -> Window {
+        guard let row = try db.queryOne(sql, key, kind.rawValue, since) else { return Window(count: 0, oldest: nil) }
         return Window(count: try row.int("n"), oldest: try row.optionalInt64("oldest"))
     }
 }

@@ -64,21 +64,35 @@ public struct VerificationService: Sendable {
         case invalid
     }
 
+    /// Checks `code` inside the caller's write transaction without using it up: a wrong one costs one
+    /// of the allowed tries. The caller commits either way and throws `invalidCode` after.
+    func check(_ code: String, phone: String, purpose: CodePurpose, at now: Int64, _ db: Connection) throws -> Check {
+        try matching(code, phone: phone, purpose: purpose, at: now, db) == nil ? .invalid : .valid
+    }
+
     /// Checks `code` inside the caller's write transaction: a right code is marked used; a wrong one
     /// costs one of the allowed tries. The caller commits either way and throws `invalidCode` after.
     func consume(_ code: String, phone: String, purpose: CodePurpose, at now: Int64, _ db: Connection) throws -> Check {
+        guard let current = try matching(code, phone: phone, purpose: purpose, at: now, db) else { return .invalid }
+        try codes.markUsed(current.id, at: now, db)
+        return .valid
+    }
+
+    /// The current, unused, unexpired code for this phone and purpose if `code` is it; a wrong
+    /// code counts a failed try on the current one.
+    private func matching(_ code: String, phone: String, purpose: CodePurpose, at now: Int64,
+                          _ db: Connection) throws -> VerificationCodeStore.Code? {
         guard let current = try codes.current(phone: phone, purpose: purpose, db),
               current.usedAt == nil, current.expiresAt > now, current.attempts < settings.maxAttempts else {
-            return .invalid
+            return nil
         }
         let expected = Array(current.codeHash.utf8)
         let given = Array(hash(code, phone: phone, purpose: purpose).utf8)
         guard constantTimeEquals(expected, given) else {
             try codes.countFailedAttempt(current.id, db)
-            return .invalid
+            return nil
         }
-        try codes.markUsed(current.id, at: now, db)
-        return .valid
+        return current
     }
 
     /// Drops codes older than the daily caps look back (two days, to be safe).
@@ -89,7 +103,7 @@ public struct VerificationService: Sendable {
 
     /// Whether `code` is shaped like one of ours (6 digits).
     static func validateFormat(_ code: String) throws {
-        guard code.count == 6, code.allSatisfy(\.isASCIIDigit) else {
+        guard code.utf8.count == 6, code.isASCIIDigits else {
             throw ValidationError("code", "code must be the 6 digits from the message.")
         }
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 import SQLite
@@ -86,7 +87,7 @@ public struct AddressService: Sendable {
         let phone = try PhoneNumber.normalize(fields.phone ?? current?.phone ?? "", field: "phone")
         var postalCode = fields.postalCode ?? current?.postalCode
         if let code = postalCode?.trimmingCharacters(in: .whitespaces) {
-            guard code.isEmpty || (code.count == 6 && code.allSatisfy(\.isASCIIDigit)) else {
+            guard code.isEmpty || (code.utf8.count == 6 && code.isASCIIDigits) else {
                 throw ValidationError("postal_code", "postal_code must be 6 digits.")
             }
             postalCode = code.isEmpty ? nil : code

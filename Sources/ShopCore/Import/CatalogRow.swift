@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// One valid SKU row of a catalogue file.
@@ -114,7 +115,7 @@ struct CatalogRowValidator {
         let stockText = text("stock", max: 10, required: true)
         // digits only (an optional '-' is read so that it can be reported as negative); no '+', no spaces
         let unsigned = stockText.hasPrefix("-") ? stockText.dropFirst() : Substring(stockText)
-        let stock = !unsigned.isEmpty && unsigned.allSatisfy(\.isASCIIDigit) ? Int64(stockText) : nil
+        let stock = unsigned.isASCIIDigits ? Int64(stockText) : nil
         if !stockText.isEmpty {
             if let stock {
                 if stock < 0 { fail("stock", "must not be negative") } else if stock > 1_000_000 { fail("stock", "must be at most 1000000") }

@@ -45,6 +45,8 @@ public struct Config: Sendable {
         public var pepper = Config.developmentPepper
         public var argon2MemoryKiB = 19_456
         public var argon2Iterations = 2
+        /// Argon2 computations at once; 0 means half the cores (at least one).
+        public var maxConcurrentHashes = 0
     }
 
     public struct Orders: Sendable {

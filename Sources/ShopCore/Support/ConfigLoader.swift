@@ -34,6 +34,7 @@ extension Config {
         "verification.daily_limit_per_phone", "verification.daily_limit_per_ip",
         "auth.token_lifetime_days", "auth.max_failures_per_phone", "auth.max_failures_per_ip",
         "auth.failure_window_seconds", "auth.pepper", "auth.argon2_memory_kib", "auth.argon2_iterations",
+        "auth.max_concurrent_hashes",
         "orders.payment_timeout_minutes", "orders.auto_complete_days",
         "payments.mockpay_enabled", "payments.mockpay_secret", "payments.wechatpay_api_key", "payments.wechatpay_mch_id",
         "payments.wechatpay_app_id", "payments.alipay_public_key_pem", "payments.alipay_app_id",
@@ -94,6 +95,7 @@ extension Config {
         try reader.string("auth.pepper", &auth.pepper)
         try reader.int("auth.argon2_memory_kib", &auth.argon2MemoryKiB, 8...4_194_304)
         try reader.int("auth.argon2_iterations", &auth.argon2Iterations, 1...100)
+        try reader.int("auth.max_concurrent_hashes", &auth.maxConcurrentHashes, 0...256)
         try reader.int("orders.payment_timeout_minutes", &orders.paymentTimeoutMinutes, 1...10_080)
         try reader.int("orders.auto_complete_days", &orders.autoCompleteDays, 1...365)
         try reader.choice("payments.mockpay_enabled", &payments.mockpayEnabled)

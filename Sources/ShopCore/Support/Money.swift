@@ -1,3 +1,5 @@
+import Crypto
+
 /// Money is an integer number of cents (分); these helpers convert yuan text exactly.
 public enum Money {
     /// "129", "129.5", "129.00" → 12900, 12950, 12900; nil for anything else
@@ -7,8 +9,8 @@ public enum Money {
         guard parts.count == 1 || parts.count == 2 else { return nil }
         let whole = parts[0]
         let fraction = parts.count == 2 ? parts[1] : ""
-        guard !whole.isEmpty, whole.count <= 12, whole.allSatisfy(\.isASCIIDigit),
-              fraction.count <= 2, fraction.allSatisfy(\.isASCIIDigit),
+        guard whole.isASCIIDigits, whole.utf8.count <= 12,
+              fraction.utf8.count <= 2, fraction.isEmpty || fraction.isASCIIDigits,
               parts.count == 1 || !fraction.isEmpty,
               let yuan = Int64(whole) else { return nil }
         let padded = fraction.padding(toLength: 2, withPad: "0", startingAt: 0)
@@ -23,8 +25,4 @@ public enum Money {
         let fraction = magnitude % 100
         return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

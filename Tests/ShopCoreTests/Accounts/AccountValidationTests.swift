@@ -57,7 +57,10 @@ struct AccountValidationTests {
     }
 
     @Test(arguments: ["1380013800", "138001380001", "23800138000", "1380013800a", "phonenumber", "", "+86", "+8623800138000",
-                      "１３８００１３８０００"])
+                      "１３８００１３８０００",
+                      // a digit with an invisible or combining mark is one Character that sorts among the digits
+                      "13\u{200D}800000001", "13\u{0301}800000004", "1380000000\u{20E3}4", "+86\u{0301}13800000004",
+                      "\u{FEFF}13800000004", "13800000004\u{200B}"])
     func anythingButAMainlandMobileNumberIsRefused(_ raw: String) {
         let error = #expect(throws: ValidationError.self) { try PhoneNumber.normalize(raw) }
         #expect(error?.field == "phone")

@@ -13,7 +13,7 @@ struct CredentialStorageTests {
         let md5 = Digest.md5Hex("flower123")
         let code = try fixture.sendCode(to: phone, for: .register)
         let registered = try fixture.accounts.register(phone: phone, code: code,
-                                                       credential: Credential(passwordMD5: md5, password: nil), nickname: nil)
+                                                       credential: Credential(passwordMD5: md5, password: nil), nickname: nil, clientIP: "10.0.0.1")
 
         let plain = try fixture.accounts.login(phone: phone, credential: Credential(passwordMD5: nil, password: "flower123"), clientIP: "10.0.0.1")
         let hashed = try fixture.accounts.login(phone: phone, credential: Credential(passwordMD5: md5, password: nil), clientIP: "10.0.0.1")
@@ -32,7 +32,7 @@ struct CredentialStorageTests {
         let md5 = Digest.md5Hex(TestShop.password)
         let registerCode = try fixture.sendCode(to: phone, for: .register)
         let registered = try fixture.accounts.register(phone: phone, code: registerCode,
-                                                       credential: Credential(passwordMD5: md5, password: nil), nickname: nil)
+                                                       credential: Credential(passwordMD5: md5, password: nil), nickname: nil, clientIP: "10.0.0.1")
         let loggedIn = try fixture.login(phone)
         let resetCode = try fixture.sendCode(to: phone, for: .resetPassword)
         let pendingCode = try fixture.sendCode(to: "13900139000", for: .register)

@@ -33,7 +33,7 @@ struct SessionTests {
         try fixture.register(phone)
         #expect(throws: AccountError.phoneTaken) {
             try fixture.accounts.register(phone: phone, code: "123456",
-                                          credential: Credential(passwordMD5: nil, password: "other-password"), nickname: nil)
+                                          credential: Credential(passwordMD5: nil, password: "other-password"), nickname: nil, clientIP: "10.0.0.1")
         }
         _ = try fixture.login(phone)
     }
@@ -54,7 +54,7 @@ struct SessionTests {
         let bystander = try fixture.register("13900139000")
 
         let code = try fixture.sendCode(to: phone, for: .resetPassword)
-        try fixture.accounts.resetPassword(phone: phone, code: code, credential: Credential(passwordMD5: nil, password: "rose-garden-9"))
+        try fixture.accounts.resetPassword(phone: phone, code: code, credential: Credential(passwordMD5: nil, password: "rose-garden-9"), clientIP: "10.0.0.1")
 
         for token in [first.token, second.token] {
             #expect(throws: AccountError.unauthorized) { try fixture.accounts.authenticate(token: token) }
@@ -71,7 +71,7 @@ struct SessionTests {
         let code = try fixture.sendCode(to: phone, for: .resetPassword)
         #expect(throws: AccountError.invalidCode) {
             try fixture.accounts.resetPassword(phone: phone, code: wrongCode(for: code),
-                                               credential: Credential(passwordMD5: nil, password: "rose-garden-9"))
+                                               credential: Credential(passwordMD5: nil, password: "rose-garden-9"), clientIP: "10.0.0.1")
         }
         #expect(try fixture.accounts.authenticate(token: session.token) == session.user.id)
         _ = try fixture.login(phone)

@@ -35,11 +35,11 @@ struct VerificationCodeTests {
         if old != new {
             #expect(throws: AccountError.invalidCode) {
                 try fixture.accounts.register(phone: phone, code: old,
-                                              credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil)
+                                              credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil, clientIP: "10.0.0.1")
             }
         }
         let session = try fixture.accounts.register(phone: phone, code: new,
-                                                    credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil)
+                                                    credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil, clientIP: "10.0.0.1")
         #expect(session.user.phone == phone)
     }
 
@@ -63,10 +63,10 @@ struct VerificationCodeTests {
         let credential = try Credential(passwordMD5: nil, password: TestShop.password)
 
         fixture.clock.advance(by: 299)
-        _ = try fixture.accounts.register(phone: early, code: earlyCode, credential: credential, nickname: nil)
+        _ = try fixture.accounts.register(phone: early, code: earlyCode, credential: credential, nickname: nil, clientIP: "10.0.0.1")
         fixture.clock.advance(by: 2)
         #expect(throws: AccountError.invalidCode) {
-            try fixture.accounts.register(phone: late, code: lateCode, credential: credential, nickname: nil)
+            try fixture.accounts.register(phone: late, code: lateCode, credential: credential, nickname: nil, clientIP: "10.0.0.1")
         }
     }
 
@@ -76,11 +76,11 @@ struct VerificationCodeTests {
         let credential = try Credential(passwordMD5: nil, password: TestShop.password)
         for _ in 1...5 {
             #expect(throws: AccountError.invalidCode) {
-                try fixture.accounts.register(phone: phone, code: wrongCode(for: code), credential: credential, nickname: nil)
+                try fixture.accounts.register(phone: phone, code: wrongCode(for: code), credential: credential, nickname: nil, clientIP: "10.0.0.1")
             }
         }
         #expect(throws: AccountError.invalidCode) {
-            try fixture.accounts.register(phone: phone, code: code, credential: credential, nickname: nil)
+            try fixture.accounts.register(phone: phone, code: code, credential: credential, nickname: nil, clientIP: "10.0.0.1")
         }
     }
 
@@ -90,10 +90,10 @@ struct VerificationCodeTests {
         let credential = try Credential(passwordMD5: nil, password: TestShop.password)
         for _ in 1...4 {
             #expect(throws: AccountError.invalidCode) {
-                try fixture.accounts.register(phone: phone, code: wrongCode(for: code), credential: credential, nickname: nil)
+                try fixture.accounts.register(phone: phone, code: wrongCode(for: code), credential: credential, nickname: nil, clientIP: "10.0.0.1")
             }
         }
-        let session = try fixture.accounts.register(phone: phone, code: code, credential: credential, nickname: nil)
+        let session = try fixture.accounts.register(phone: phone, code: code, credential: credential, nickname: nil, clientIP: "10.0.0.1")
         #expect(session.user.phone == phone)
     }
 
@@ -101,10 +101,10 @@ struct VerificationCodeTests {
         let fixture = try TestShop()
         try fixture.register(phone)
         let code = try fixture.sendCode(to: phone, for: .resetPassword)
-        try fixture.accounts.resetPassword(phone: phone, code: code, credential: Credential(passwordMD5: nil, password: "new-password-1"))
+        try fixture.accounts.resetPassword(phone: phone, code: code, credential: Credential(passwordMD5: nil, password: "new-password-1"), clientIP: "10.0.0.1")
         #expect(throws: AccountError.invalidCode) {
             try fixture.accounts.resetPassword(phone: phone, code: code,
-                                               credential: Credential(passwordMD5: nil, password: "new-password-2"))
+                                               credential: Credential(passwordMD5: nil, password: "new-password-2"), clientIP: "10.0.0.1")
         }
         _ = try fixture.login(phone, password: "new-password-1")
     }
@@ -113,10 +113,10 @@ struct VerificationCodeTests {
         let fixture = try TestShop()
         let registerCode = try fixture.sendCode(to: phone, for: .register)
         _ = try fixture.accounts.register(phone: phone, code: registerCode,
-                                          credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil)
+                                          credential: Credential(passwordMD5: nil, password: TestShop.password), nickname: nil, clientIP: "10.0.0.1")
         #expect(throws: AccountError.invalidCode) {
             try fixture.accounts.resetPassword(phone: phone, code: registerCode,
-                                               credential: Credential(passwordMD5: nil, password: "new-password-1"))
+                                               credential: Credential(passwordMD5: nil, password: "new-password-1"), clientIP: "10.0.0.1")
         }
     }
 

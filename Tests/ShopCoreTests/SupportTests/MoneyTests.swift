@@ -13,7 +13,7 @@ struct MoneyTests {
 
     @Test("Anything but plain yuan text is refused", arguments: [
         "12.345", "-1", "+1", "1e3", "", ".", "1.", ".5", " 1", "1 ", "1,000", "１２", "0x10", "1.2.3", "¥1",
-        "1000000000000", "NaN", "inf",
+        "1000000000000", "NaN", "inf", "12\u{0301}9.00", "129.0\u{0301}", "1\u{200D}29",
     ])
     func malformedYuanIsRefused(_ text: String) {
         #expect(Money.cents(fromYuan: text) == nil)
