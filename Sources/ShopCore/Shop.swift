@@ -42,7 +42,8 @@ public final class Shop: Sendable {
         catalogImporter = CatalogImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock)
         addresses = AddressService(pool: pool, clock: clock)
-        orders = OrderService(pool: pool, settings: config.orders, clock: clock, random: random)
+        orders = OrderService(pool: pool, settings: config.orders, maxItems: config.cart.maxItems, clock: clock,
+                              random: random)
         payments = try PaymentService(pool: pool, settings: config.payments, clock: clock, logger: logger)
         social = SocialService(pool: pool, clock: clock)
         articles = ArticleService(pool: pool, clock: clock)

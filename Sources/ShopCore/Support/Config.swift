@@ -50,6 +50,8 @@ public struct Config: Sendable {
     public struct Orders: Sendable {
         public var paymentTimeoutMinutes = 30
         public var autoCompleteDays = 15
+        /// Unpaid orders hold stock, so one buyer may hold only this many at once.
+        public var maxUnpaidPerUser = 5
     }
 
     public struct Payments: Sendable {

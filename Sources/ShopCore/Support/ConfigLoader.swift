@@ -34,7 +34,7 @@ extension Config {
         "verification.daily_limit_per_phone", "verification.daily_limit_per_ip",
         "auth.token_lifetime_days", "auth.max_failures_per_phone", "auth.max_failures_per_ip",
         "auth.failure_window_seconds", "auth.pepper", "auth.argon2_memory_kib", "auth.argon2_iterations",
-        "orders.payment_timeout_minutes", "orders.auto_complete_days",
+        "orders.payment_timeout_minutes", "orders.auto_complete_days", "orders.max_unpaid_per_user",
         "payments.mockpay_secret", "payments.wechatpay_api_key", "payments.wechatpay_mch_id",
         "payments.wechatpay_app_id", "payments.alipay_public_key_pem", "payments.alipay_app_id",
         "payments.alipay_seller_id",
@@ -96,6 +96,7 @@ extension Config {
         try reader.int("auth.argon2_iterations", &auth.argon2Iterations, 1...100)
         try reader.int("orders.payment_timeout_minutes", &orders.paymentTimeoutMinutes, 1...10_080)
         try reader.int("orders.auto_complete_days", &orders.autoCompleteDays, 1...365)
+        try reader.int("orders.max_unpaid_per_user", &orders.maxUnpaidPerUser, 1...1_000)
         try reader.string("payments.mockpay_secret", &payments.mockpaySecret)
         try reader.string("payments.wechatpay_api_key", &payments.wechatpayAPIKey, allowEmpty: true)
         try reader.string("payments.wechatpay_mch_id", &payments.wechatpayMchID, allowEmpty: true)

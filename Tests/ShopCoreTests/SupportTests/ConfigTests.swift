@@ -33,6 +33,7 @@ struct ConfigTests {
             "auth.argon2_memory_kib": "\(c.auth.argon2MemoryKiB)", "auth.argon2_iterations": "\(c.auth.argon2Iterations)",
             "orders.payment_timeout_minutes": "\(c.orders.paymentTimeoutMinutes)",
             "orders.auto_complete_days": "\(c.orders.autoCompleteDays)",
+            "orders.max_unpaid_per_user": "\(c.orders.maxUnpaidPerUser)",
             "payments.mockpay_secret": c.payments.mockpaySecret, "payments.wechatpay_api_key": c.payments.wechatpayAPIKey,
             "payments.wechatpay_mch_id": c.payments.wechatpayMchID, "payments.wechatpay_app_id": c.payments.wechatpayAppID,
             "payments.alipay_public_key_pem": c.payments.alipayPublicKeyPEM,
@@ -55,7 +56,7 @@ struct ConfigTests {
         "auth.token_lifetime_days": "7", "auth.max_failures_per_phone": "6", "auth.max_failures_per_ip": "60",
         "auth.failure_window_seconds": "600", "auth.pepper": "prod-pepper", "auth.argon2_memory_kib": "65536",
         "auth.argon2_iterations": "3",
-        "orders.payment_timeout_minutes": "15", "orders.auto_complete_days": "10",
+        "orders.payment_timeout_minutes": "15", "orders.auto_complete_days": "10", "orders.max_unpaid_per_user": "8",
         "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
         "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
         "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
@@ -101,6 +102,7 @@ struct ConfigTests {
         #expect(config.auth.argon2Iterations >= 2)
         #expect(config.orders.paymentTimeoutMinutes == 30)
         #expect(config.orders.autoCompleteDays == 15)
+        #expect(config.orders.maxUnpaidPerUser == 5)
         #expect(config.app.env == .development)
         #expect(config.app.logLevel == .info)
         #expect(config.catalog.importMaxBytes == 50 * 1_048_576)
