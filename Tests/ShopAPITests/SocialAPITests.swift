@@ -384,9 +384,23 @@ struct SocialAPITests {
         let app = try TestAPI()
         let plain = try app.socialUser("13800000001")
         let refused = try app.socialSend("POST", "/articles", json: ["title": "越权", "content": "x"], token: plain.token)
-        expectError(refused, 403, "forbidden")
+        expectError(refused, 403, "not_an_author")
         expectError(try app.socialSend("POST", "/articles", json: ["title": "匿名", "content": "x"]), 401, "unauthorized")
         #expect(try app.socialSend("GET", "/articles").json["total"] as? Int == 0)
+    }
+
+    @Test func aRevokedAuthorCannotEditOrPublishButMayDeleteTheirArticle() throws {
+        let app = try TestAPI()
+        let author = try app.socialAuthor("13800000001")
+        let id = try app.socialArticleID("原标题", by: author)
+        try app.shop.social.setAuthor(false, phone: author.phone)
+
+        expectError(try app.socialSend("PATCH", "/articles/\(id)", json: ["title": "撤销后改"], token: author.token),
+                    403, "not_an_author")
+        expectError(try app.socialSend("POST", "/articles", json: ["title": "撤销后发", "content": "x"], token: author.token),
+                    403, "not_an_author")
+        #expect(try app.socialSend("GET", "/articles/\(id)").json["title"] as? String == "原标题")
+        #expect(try app.socialSend("DELETE", "/articles/\(id)", token: author.token).status == 204)
     }
 
     @Test func onlyItsAuthorEditsOrDeletesAnArticleAndAnEditChangesOnlyTheGivenFields() throws {

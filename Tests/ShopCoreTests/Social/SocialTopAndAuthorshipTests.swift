@@ -47,7 +47,7 @@ struct SocialTopAndAuthorshipTests {
     @Test func onlyColumnAuthorsPublish() throws {
         let fixture = try TestShop()
         let plain = try fixture.socialMember("13800000001")
-        #expect(throws: SocialError.self) {
+        #expect(throws: SocialError.notAnAuthor) {
             try fixture.shop.articles.publish(ArticleDraft(title: "越权", content: "x"), by: plain.id)
         }
         #expect(try fixture.socialCount("articles") == 0)
@@ -72,6 +72,23 @@ struct SocialTopAndAuthorshipTests {
         #expect(stored.content == "原文")
     }
 
+    @Test func aRevokedAuthorCanNeitherEditNorPublishButMayDelete() throws {
+        let fixture = try TestShop()
+        let author = try fixture.socialAuthor("13800000001")
+        let article = try fixture.socialPublish("原标题", by: author, content: "原文")
+        try fixture.shop.social.setAuthor(false, phone: author.phone)
+
+        #expect(throws: SocialError.notAnAuthor) {
+            try fixture.shop.articles.edit(article.id, ArticleDraft(title: "撤销后改"), by: author.id)
+        }
+        #expect(throws: SocialError.notAnAuthor) {
+            try fixture.shop.articles.publish(ArticleDraft(title: "撤销后发", content: "x"), by: author.id)
+        }
+        #expect(try fixture.socialStoredArticleTitle(article.id) == "原标题")
+        try fixture.shop.articles.delete(article.id, by: author.id)
+        #expect(try fixture.socialCount("articles") == 0)
+    }
+
     @Test func theAuthorEditsOnlyTheGivenFieldsAndDeletes() throws {
         let fixture = try TestShop()
         let author = try fixture.socialAuthor("13800000001")
@@ -88,5 +105,12 @@ struct SocialTopAndAuthorshipTests {
         try fixture.shop.articles.delete(article.id, by: author.id)
         #expect(throws: SocialError.articleNotFound) { try fixture.shop.articles.read(article.id, viewer: nil) }
         #expect(throws: SocialError.articleNotFound) { try fixture.shop.articles.delete(article.id, by: author.id) }
+    }
+}
+
+extension TestShop {
+    /// An article's stored title, read without counting a view.
+    func socialStoredArticleTitle(_ id: ArticleID) throws -> String? {
+        try pool.read { db in try db.queryOne("SELECT title FROM articles WHERE id = ?", id.rawValue).map { try $0.string("title") } }
     }
 }
