@@ -350,7 +350,7 @@ struct SocialAPITests {
         let fillers = try (1...7).map { try app.socialArticleID("F\($0)", by: author) }
 
         func view(_ id: Int, _ times: Int) throws {
-            for _ in 0..<times { #expect(try app.socialSend("GET", "/articles/\(id)").status == 200) }
+            for index in 0..<times { #expect(try app.send("GET", "/api/v1/articles/\(id)", from: "10.0.0.\(index)").status == 200) }
         }
         func like(_ id: Int, _ user: SocialAPIUser) throws {
             #expect(try app.socialSend("POST", "/articles/\(id)/like", token: user.token).status == 204)
@@ -376,6 +376,18 @@ struct SocialAPITests {
         try view(b, 1)
         let later = try app.socialSend("GET", "/articles/top")
         #expect(socialIDs(later) == [b] + Array(fillers.reversed()) + [a, c])
+    }
+
+    @Test func threeHundredAnonymousReadsFromOneAddressCountOneView() throws {
+        let app = try TestAPI()
+        let author = try app.socialAuthor("13800000001")
+        let id = try app.socialArticleID("循环", by: author)
+        for _ in 0..<300 { _ = try app.send("GET", "/api/v1/articles/\(id)", from: "203.0.113.7") }
+
+        let read = try app.send("GET", "/api/v1/articles/\(id)", from: "203.0.113.7")
+        #expect(read.json["views"] as? Int == 1)
+        let top = try app.socialSend("GET", "/articles/top")
+        #expect(socialItems(top).first?["views"] as? Int == 1)
     }
 
     // MARK: Authorship

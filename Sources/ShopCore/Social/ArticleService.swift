@@ -34,11 +34,12 @@ public struct ArticleService: Sendable {
         }
     }
 
-    /// Reads an article and counts the view.
-    public func read(_ id: ArticleID, viewer: UserID?) throws -> Article {
+    /// Reads an article and counts the view, once per viewer (the user, else `clientIP`) and day.
+    public func read(_ id: ArticleID, viewer: UserID?, clientIP: String) throws -> Article {
         let now = clock.unixNow
+        let visitor = Visitor(user: viewer, clientIP: clientIP)
         return try pool.write { db in
-            guard try store.countView(id, at: now, db), let row = try store.find(id, at: now, db) else {
+            guard try store.countView(id, by: visitor, at: now, db), let row = try store.find(id, at: now, db) else {
                 throw SocialError.articleNotFound
             }
             return try ArticleAssembler(viewer: viewer, now: now).assemble([row], db)[0]
@@ -54,6 +55,13 @@ public struct ArticleService: Sendable {
             let rows = try store.top(since: since, sinceDay: now / 86_400 - 6, at: now, limit: 10, db)
             return try ArticleAssembler(viewer: viewer, now: now).assemble(rows, db)
         }
+    }
+
+    /// Drops the record of who viewed what before yesterday: only today's can stop a view counting
+    /// twice (yesterday's is kept for a clock that steps back a little).
+    public func purgeViewLog() throws {
+        let today = clock.unixNow / 86_400
+        try pool.write { db in try store.purgeViews(before: today - 1, db) }
     }
 
     /// Column authors publish; anyone else is `notAnAuthor`.

@@ -21,7 +21,9 @@ struct SocialTopAndAuthorshipTests {
         var fillers: [ArticleID] = []
         for index in 1...7 { fillers.append(try fixture.socialPublish("F\(index)", by: author).id) }
 
-        func view(_ id: ArticleID, _ times: Int) throws { for _ in 0..<times { _ = try articles.read(id, viewer: nil) } }
+        func view(_ id: ArticleID, _ times: Int) throws {
+            for index in 0..<times { _ = try articles.read(id, viewer: nil, clientIP: "10.0.0.\(index)") }
+        }
         try view(a, 4)                                                                  // 4
         try view(b, 2); try articles.like(b, by: users[0])                             // 2 + 3 = 5
         try view(c, 1); _ = try articles.comment(on: c, content: "好", replyTo: nil, by: users[0])   // 1 + 5 = 6
@@ -67,7 +69,7 @@ struct SocialTopAndAuthorshipTests {
                 try fixture.shop.articles.delete(article.id, by: intruder.id)
             }
         }
-        let stored = try fixture.shop.articles.read(article.id, viewer: nil)
+        let stored = try fixture.shop.articles.read(article.id, viewer: nil, clientIP: "10.0.0.1")
         #expect(stored.title == "原标题")
         #expect(stored.content == "原文")
     }
@@ -103,7 +105,7 @@ struct SocialTopAndAuthorshipTests {
         #expect(edited.publishedAt == article.publishedAt)
 
         try fixture.shop.articles.delete(article.id, by: author.id)
-        #expect(throws: SocialError.articleNotFound) { try fixture.shop.articles.read(article.id, viewer: nil) }
+        #expect(throws: SocialError.articleNotFound) { try fixture.shop.articles.read(article.id, viewer: nil, clientIP: "10.0.0.1") }
         #expect(throws: SocialError.articleNotFound) { try fixture.shop.articles.delete(article.id, by: author.id) }
     }
 }
