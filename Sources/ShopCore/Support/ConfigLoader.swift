@@ -40,6 +40,7 @@ extension Config {
         "payments.alipay_seller_id",
         "app.env", "app.log_level",
         "catalog.import_max_bytes",
+        "search.hot_min_searchers", "search.blocked_words",
     ]
 
     /// `{"server": {"port": 8080}}` → `["server.port": "8080"]`.
@@ -107,6 +108,8 @@ extension Config {
         try reader.choice("app.env", &app.env)
         try reader.level("app.log_level", &app.logLevel)
         try reader.int("catalog.import_max_bytes", &catalog.importMaxBytes, 1...(4 * 1_073_741_824))
+        try reader.int("search.hot_min_searchers", &search.hotMinSearchers, 1...10_000)
+        try reader.words("search.blocked_words", &search.blockedWords)
     }
 }
 
@@ -129,6 +132,14 @@ private struct ValueReader {
             throw ConfigError(key: key, reason: "must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
         }
         target = value
+    }
+
+    /// A comma-separated list (`,` or `，`), each entry trimmed and lowercased, empty ones dropped.
+    func words(_ key: String, _ target: inout [String]) throws {
+        guard let text = values[key] else { return }
+        target = text.split(whereSeparator: { $0 == "," || $0 == "，" })
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+            .filter { !$0.isEmpty }
     }
 
     func choice<T: RawRepresentable<String>>(_ key: String, _ target: inout T) throws {

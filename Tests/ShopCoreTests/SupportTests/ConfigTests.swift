@@ -40,6 +40,8 @@ struct ConfigTests {
             "payments.alipay_app_id": c.payments.alipayAppID, "payments.alipay_seller_id": c.payments.alipaySellerID,
             "app.env": c.app.env.rawValue, "app.log_level": "\(c.app.logLevel)",
             "catalog.import_max_bytes": "\(c.catalog.importMaxBytes)",
+            "search.hot_min_searchers": "\(c.search.hotMinSearchers)",
+            "search.blocked_words": c.search.blockedWords.joined(separator: ","),
         ]
     }
 
@@ -62,6 +64,7 @@ struct ConfigTests {
         "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
         "app.env": "production", "app.log_level": "debug",
         "catalog.import_max_bytes": "1000",
+        "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告",
     ]
 
     static func variable(_ key: String) -> String {
@@ -106,6 +109,8 @@ struct ConfigTests {
         #expect(config.app.env == .development)
         #expect(config.app.logLevel == .info)
         #expect(config.catalog.importMaxBytes == 50 * 1_048_576)
+        #expect(config.search.hotMinSearchers == 3)
+        #expect(config.search.blockedWords == ["加微信", "代购", "微信", "qq", "薇信", "刷单"])
     }
 
     @Test func theShippedFileAgreesWithTheDefaultsInCode() throws {
@@ -140,6 +145,13 @@ struct ConfigTests {
         let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_SERVER_PORT": "9000"])
         #expect(config.server.port == 9000)
         #expect(config.cart.maxItems == 99)
+    }
+
+    @Test func blockedWordsAreACommaSeparatedListTrimmedAndLowercased() throws {
+        let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_SEARCH_BLOCKED_WORDS": " Spam ，广告,, VX "])
+        #expect(config.search.blockedWords == ["spam", "广告", "vx"])
+        let none = try Config.load(path: Self.shopJSON, environment: ["SHOP_SEARCH_BLOCKED_WORDS": ""])
+        #expect(none.search.blockedWords.isEmpty)
     }
 
     @Test("A value that is not a number names its key", arguments: ["abc", "", "80.5", "8080x"])
