@@ -2,7 +2,7 @@ import Dispatch
 
 /// The shop's background work on its own timer thread, through the same services as requests:
 /// cancelling unpaid orders past their deadline (returning stock), completing long-shipped
-/// orders, and dropping spent codes, tokens, failure records and old search logs. The deadlines
+/// orders, and dropping spent codes, tokens, failure records, old search logs and old view logs. The deadlines
 /// live in the database, so a restart simply picks up where the last run stopped.
 public final class BackgroundSweeper: @unchecked Sendable {
     private let shop: Shop
@@ -40,6 +40,7 @@ public final class BackgroundSweeper: @unchecked Sendable {
             try shop.verification.purgeSpentCodes()
             try shop.accounts.purgeSpentRecords()
             try shop.catalog.purgeSearchLog()
+            try shop.articles.purgeViewLog()
         } catch {
             logger.error("background sweep failed", ["error": String(describing: error)])
         }

@@ -39,11 +39,12 @@ public final class Shop: Sendable {
                                            sender: try codeSender ?? Self.codeSender(config.verification, logger: logger))
         accounts = try AccountService(pool: pool, settings: config.auth, clock: clock, random: random,
                                       verification: verification)
-        catalog = CatalogService(pool: pool, clock: clock, logger: logger)
+        catalog = CatalogService(pool: pool, clock: clock, logger: logger, settings: config.search)
         catalogImporter = CatalogImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock)
         addresses = AddressService(pool: pool, clock: clock)
-        orders = OrderService(pool: pool, settings: config.orders, clock: clock, random: random)
+        orders = OrderService(pool: pool, settings: config.orders, maxItems: config.cart.maxItems, clock: clock,
+                              random: random)
         payments = try PaymentService(pool: pool, settings: config.payments, mockpayEnabled: config.isMockpayEnabled,
                                       clock: clock, logger: logger)
         social = SocialService(pool: pool, clock: clock)

@@ -214,12 +214,27 @@ struct CatalogAPITests {
         #expect(Set(before.json.keys) == ["items"])
         #expect((before.json["items"] as? [Any])?.isEmpty == true)
 
-        for _ in 1...2 { _ = try fixture.get("/api/v1/products", ["q": "玫瑰"]) }
-        _ = try fixture.get("/api/v1/products", ["q": "百合"])
+        for person in 1...4 { _ = try fixture.send("GET", "/api/v1/products", query: ["q": "玫瑰"], from: "10.8.0.\(person)") }
+        for person in 1...3 { _ = try fixture.send("GET", "/api/v1/products", query: ["q": "百合"], from: "10.8.0.\(person)") }
         let hot = try fixture.get("/api/v1/search/hot")
         let items = try #require(hot.json["items"] as? [[String: Any]])
         for item in items { #expect(Set(item.keys) == ["keyword", "count"]) }
         #expect(items.map { $0["keyword"] as? String } == ["玫瑰", "百合"])
-        #expect(items.map { $0["count"] as? Int } == [2, 1])
+        #expect(items.map { $0["count"] as? Int } == [4, 3], "the count is of different searchers")
+    }
+
+    @Test func oneVisitorsSpamSearchesNeverReachTheHotList() throws {
+        let fixture = try catalogAPI()
+        for _ in 1...30 { _ = try fixture.send("GET", "/api/v1/products", query: ["q": "加微信abc123代购"], from: "203.0.113.9") }
+        for _ in 1...30 { _ = try fixture.send("GET", "/api/v1/products", query: ["q": "玫瑰"], from: "203.0.113.9") }
+        let session = try fixture.register("13800000001")
+        let token = try #require(session["token"] as? String)
+        for index in 1...3 {
+            _ = try fixture.send("GET", "/api/v1/products", query: ["q": "玫瑰"], token: token, from: "10.6.0.\(index)")
+        }
+
+        let hot = try fixture.get("/api/v1/search/hot")
+        #expect(hot.status == 200)
+        #expect((hot.json["items"] as? [Any])?.isEmpty == true, "\(hot.text)")
     }
 }

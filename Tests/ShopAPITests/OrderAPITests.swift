@@ -173,6 +173,34 @@ struct OrderAPITests {
         #expect(try app.orderCount() == 0)
     }
 
+    @Test func buyNowPastTheCartCapIsA422WithTheCartsMessage() throws {
+        let app = try TestAPI()
+        let skus = try app.orderSeed([("A", "1.00", 500), ("B", "1.00", 500)])
+        let a = try #require(skus["A"]), b = try #require(skus["B"])
+        let buyer = try app.orderBuyer("13900000001")
+
+        let refused = try app.orderPlace(buyer, key: "big", app.orderBuyNowBody(buyer, [(a, 99), (b, 99)]))
+
+        expectError(refused, 422, "cart_limit_exceeded")
+        #expect((refused.json["error"] as? [String: Any])?["message"] as? String == "亲, 企业采购请联系我们客服")
+        #expect(try app.orderStock(a) == 500)
+        #expect(try app.orderCount() == 0)
+    }
+
+    @Test func aSixthUnpaidOrderIsA422ButAReplayStillAnswersItsOrder() throws {
+        let app = try TestAPI()
+        let sku = try #require(try app.orderSeed([("A", "10.00", 100)])["A"])
+        let buyer = try app.orderBuyer("13900000001")
+        let body = app.orderBuyNowBody(buyer, [(sku, 1)])
+        for index in 1...5 { #expect(try app.orderPlace(buyer, key: "k\(index)", body).status == 201) }
+
+        expectError(try app.orderPlace(buyer, key: "k6", body), 422, "too_many_unpaid_orders")
+        let replay = try app.orderPlace(buyer, key: "k3", body)
+        #expect(replay.status == 200, "\(replay.text)")
+        #expect(try app.orderStock(sku) == 95)
+        #expect(try app.orderCount() == 5)
+    }
+
     @Test func cartCheckoutRemovesTheOrderedLinesAndAnEmptySelectionIsA422() throws {
         let app = try TestAPI()
         let skus = try app.orderSeed([("A", "10.00", 10), ("B", "20.00", 10)])
@@ -365,7 +393,7 @@ struct OrderAPITests {
     }
 
     @Test func consecutiveOrderNumbersAreUniqueAndNotACounter() throws {
-        let app = try TestAPI()
+        let app = try TestAPI { $0.orders.maxUnpaidPerUser = 6 }
         let sku = try #require(try app.orderSeed([("A", "10.00", 100)])["A"])
         let buyer = try app.orderBuyer("13900000001")
         var numbers: [String] = []

@@ -350,7 +350,7 @@ struct SocialAPITests {
         let fillers = try (1...7).map { try app.socialArticleID("F\($0)", by: author) }
 
         func view(_ id: Int, _ times: Int) throws {
-            for _ in 0..<times { #expect(try app.socialSend("GET", "/articles/\(id)").status == 200) }
+            for index in 0..<times { #expect(try app.send("GET", "/api/v1/articles/\(id)", from: "10.0.0.\(index)").status == 200) }
         }
         func like(_ id: Int, _ user: SocialAPIUser) throws {
             #expect(try app.socialSend("POST", "/articles/\(id)/like", token: user.token).status == 204)
@@ -378,15 +378,41 @@ struct SocialAPITests {
         #expect(socialIDs(later) == [b] + Array(fillers.reversed()) + [a, c])
     }
 
+    @Test func threeHundredAnonymousReadsFromOneAddressCountOneView() throws {
+        let app = try TestAPI()
+        let author = try app.socialAuthor("13800000001")
+        let id = try app.socialArticleID("循环", by: author)
+        for _ in 0..<300 { _ = try app.send("GET", "/api/v1/articles/\(id)", from: "203.0.113.7") }
+
+        let read = try app.send("GET", "/api/v1/articles/\(id)", from: "203.0.113.7")
+        #expect(read.json["views"] as? Int == 1)
+        let top = try app.socialSend("GET", "/articles/top")
+        #expect(socialItems(top).first?["views"] as? Int == 1)
+    }
+
     // MARK: Authorship
 
     @Test func aNonAuthorCannotPublish() throws {
         let app = try TestAPI()
         let plain = try app.socialUser("13800000001")
         let refused = try app.socialSend("POST", "/articles", json: ["title": "越权", "content": "x"], token: plain.token)
-        expectError(refused, 403, "forbidden")
+        expectError(refused, 403, "not_an_author")
         expectError(try app.socialSend("POST", "/articles", json: ["title": "匿名", "content": "x"]), 401, "unauthorized")
         #expect(try app.socialSend("GET", "/articles").json["total"] as? Int == 0)
+    }
+
+    @Test func aRevokedAuthorCannotEditOrPublishButMayDeleteTheirArticle() throws {
+        let app = try TestAPI()
+        let author = try app.socialAuthor("13800000001")
+        let id = try app.socialArticleID("原标题", by: author)
+        try app.shop.social.setAuthor(false, phone: author.phone)
+
+        expectError(try app.socialSend("PATCH", "/articles/\(id)", json: ["title": "撤销后改"], token: author.token),
+                    403, "not_an_author")
+        expectError(try app.socialSend("POST", "/articles", json: ["title": "撤销后发", "content": "x"], token: author.token),
+                    403, "not_an_author")
+        #expect(try app.socialSend("GET", "/articles/\(id)").json["title"] as? String == "原标题")
+        #expect(try app.socialSend("DELETE", "/articles/\(id)", token: author.token).status == 204)
     }
 
     @Test func onlyItsAuthorEditsOrDeletesAnArticleAndAnEditChangesOnlyTheGivenFields() throws {

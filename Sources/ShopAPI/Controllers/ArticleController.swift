@@ -52,9 +52,10 @@ struct ArticleController {
         try .json(ItemsResponse(items: try articles.top(viewer: context.optionalUser).map(ArticleResponse.init)))
     }
 
-    /// One article; reading it counts a view.
+    /// One article; reading it counts a view, once a day per reader (the user, else the client IP).
     func show(_ request: Request, _ context: Context) throws -> Response {
-        try .json(ArticleResponse(articles.read(ArticleID(try request.idParameter()), viewer: context.optionalUser)))
+        try .json(ArticleResponse(articles.read(ArticleID(try request.idParameter()), viewer: context.optionalUser,
+                                                clientIP: request.remoteAddress)))
     }
 
     func comments(_ request: Request, _ context: Context) throws -> Response {

@@ -5,9 +5,10 @@ import ShopCore
 struct CatalogController {
     let catalog: CatalogService
 
-    func register(_ routes: RouteGroup) {
+    /// `personalised`: routes where a valid token names the caller (a search counts per person).
+    func register(_ routes: RouteGroup, personalised: RouteGroup) {
+        personalised.get("/products", use: products)
         routes.get("/categories", use: categories)
-            .get("/products", use: products)
             .get("/products/:id", use: product)
             .get("/search/suggestions", use: suggestions)
             .get("/search/hot", use: hot)
@@ -18,14 +19,15 @@ struct CatalogController {
         try .json(ItemsResponse(items: try catalog.categoryTree().map(CategoryResponse.init)))
     }
 
-    /// On-sale products filtered, searched, sorted and paged.
+    /// On-sale products filtered, searched, sorted and paged; the searcher is the user, else the client IP.
     func products(_ request: Request, _ context: Context) throws -> Response {
         let query = ProductQuery(categoryID: try request.queryInt("category_id").map(CategoryID.init),
                                  text: request.query["q"],
                                  minPriceCents: try request.queryInt("min_price_cents"),
                                  maxPriceCents: try request.queryInt("max_price_cents"),
                                  sort: try request.queryEnum("sort", ProductSort.self),
-                                 page: try request.pageRequest())
+                                 page: try request.pageRequest(),
+                                 searcher: Visitor(user: context.optionalUser, clientIP: request.remoteAddress))
         return try .json(PageResponse(try catalog.products(query), ProductSummaryResponse.init))
     }
 
@@ -39,7 +41,7 @@ struct CatalogController {
         try .json(ItemsResponse(items: try catalog.suggestions(request.query["q"])))
     }
 
-    /// The most searched keywords of the last 7 days.
+    /// The keywords the most people searched (and found something) in the last 7 days.
     func hot(_ request: Request, _ context: Context) throws -> Response {
         try .json(ItemsResponse(items: try catalog.hotKeywords().map { HotKeywordResponse(keyword: $0.keyword, count: $0.count) }))
     }

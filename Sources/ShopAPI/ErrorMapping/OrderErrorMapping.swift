@@ -21,6 +21,11 @@ extension ErrorMapping {
         case .outOfStock(let sku):
             return HTTPError(.conflict, code: "out_of_stock", message: "SKU \(sku.rawValue) does not have enough stock.",
                              field: "sku_id")
+        case .itemLimitExceeded:
+            return HTTPError(.unprocessableEntity, code: "cart_limit_exceeded", message: cartLimitMessage, field: "quantity")
+        case .tooManyUnpaidOrders(let max):
+            return HTTPError(.unprocessableEntity, code: "too_many_unpaid_orders",
+                             message: "You already have \(max) unpaid orders: pay or cancel one before placing another.")
         case .stateConflict(let current, let action):
             return HTTPError(.conflict, code: "order_state_conflict",
                              message: "Cannot \(action) an order that is \(current.rawValue).")

@@ -15,6 +15,8 @@ extension ErrorMapping {
             return HTTPError(.unprocessableEntity, code: "cannot_follow_self", message: "You cannot follow yourself.")
         case .forbidden(let message):
             return HTTPError(.forbidden, code: "forbidden", message: message)
+        case .notAnAuthor:
+            return HTTPError(.forbidden, code: "not_an_author", message: "Only column authors can publish or edit articles.")
         case .invalidReplyTo:
             return HTTPError(.unprocessableEntity, code: "invalid_reply_to",
                              message: "reply_to must be a comment on the same article.", field: "reply_to")

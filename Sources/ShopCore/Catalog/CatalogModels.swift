@@ -61,19 +61,22 @@ public struct ProductQuery: Sendable {
     public var maxPriceCents: Int64?
     public var sort: ProductSort?
     public var page: PageRequest
+    /// Who searched, for the hot keywords; every search of an unknown searcher counts as one person.
+    public var searcher: Visitor?
 
     public init(categoryID: CategoryID? = nil, text: String? = nil, minPriceCents: Int64? = nil,
-                maxPriceCents: Int64? = nil, sort: ProductSort? = nil, page: PageRequest) {
+                maxPriceCents: Int64? = nil, sort: ProductSort? = nil, page: PageRequest, searcher: Visitor? = nil) {
         self.categoryID = categoryID
         self.text = text
         self.minPriceCents = minPriceCents
         self.maxPriceCents = maxPriceCents
         self.sort = sort
         self.page = page
+        self.searcher = searcher
     }
 }
 
-/// A keyword and how often it was searched in the last 7 days.
+/// A keyword and how many different people searched it (and found something) in the last 7 days.
 public struct HotKeyword: Sendable, Equatable {
     public let keyword: String
     public let count: Int

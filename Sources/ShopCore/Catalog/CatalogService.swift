@@ -6,16 +6,18 @@ public struct CatalogService: Sendable {
     let pool: DatabasePool
     let clock: Clock
     let logger: Logger
+    let settings: Config.Search
     private let store = CatalogStore()
     private let search = SearchStore()
     private let recorder: SearchRecorder
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
 
-    public init(pool: DatabasePool, clock: Clock, logger: Logger) {
+    public init(pool: DatabasePool, clock: Clock, logger: Logger, settings: Config.Search) {
         self.pool = pool
         self.clock = clock
         self.logger = logger
+        self.settings = settings
         recorder = SearchRecorder(pool: pool, logger: logger)
     }
 
@@ -28,7 +30,8 @@ public struct CatalogService: Sendable {
         try pool.read { db in try store.categoryTree(db) }
     }
 
-    /// On-sale products matching the query; a search is recorded for the hot keywords.
+    /// On-sale products matching the query; a search is logged for the hot keywords with who searched
+    /// and whether it found anything (a keyword that could never be hot is not logged).
     public func products(_ query: ProductQuery) throws -> Page<ProductSummary> {
         if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", "min_price_cents must be 0 or more.") }
         if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", "max_price_cents must be 0 or more.") }
@@ -38,7 +41,9 @@ public struct CatalogService: Sendable {
             if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
             return try store.products(query, db)
         }
-        if let text = query.text, query.page.page == 1 { recorder.record(text.lowercased(), at: clock.unixNow) }
+        if let text = query.text, query.page.page == 1, SearchText.mayBeHot(text) {
+            recorder.record(text.lowercased(), searcher: query.searcher?.key ?? "", found: page.total > 0, at: clock.unixNow)
+        }
         return page
     }
 
@@ -54,11 +59,14 @@ public struct CatalogService: Sendable {
         return try pool.read { db in try search.suggestions(text, limit: 10, db) }
     }
 
-    /// The 10 most searched keywords of the last 7 days.
+    /// Up to 10 keywords of the last 7 days, by the number of different people who searched them and
+    /// found something (at least `search.hot_min_searchers`); none containing a blocked word.
     public func hotKeywords() throws -> [HotKeyword] {
         recorder.flush()
         let since = clock.unixNow - Self.hotWindowSeconds
-        return try pool.read { db in try search.hot(since: since, limit: 10, db) }
+        return try pool.read { db in
+            try search.hot(since: since, minSearchers: settings.hotMinSearchers, blocked: settings.blockedWords, limit: 10, db)
+        }
     }
 
     /// Drops searches older than 30 days (hot keywords look back 7).

@@ -6,6 +6,8 @@ import SQLite
 public struct OrderService: Sendable {
     let pool: DatabasePool
     let settings: Config.Orders
+    /// The cart's cap (`cart.max_items`), which binds an order too, from the cart or buy-now.
+    let maxItems: Int
     let clock: Clock
     let random: SecureRandom
     private let orders = OrderStore()
@@ -17,9 +19,10 @@ public struct OrderService: Sendable {
     public static let maxLines = 50
     public static let maxNoteLength = 200
 
-    public init(pool: DatabasePool, settings: Config.Orders, clock: Clock, random: SecureRandom) {
+    public init(pool: DatabasePool, settings: Config.Orders, maxItems: Int, clock: Clock, random: SecureRandom) {
         self.pool = pool
         self.settings = settings
+        self.maxItems = maxItems
         self.clock = clock
         self.random = random
     }
@@ -27,6 +30,8 @@ public struct OrderService: Sendable {
     /// Places an order from the selected cart lines or from "buy now" items, in one transaction:
     /// catalogue prices now, address snapshot, stock taken with a guard that never goes below zero,
     /// checked-out cart lines removed. The same key and request again return the same order.
+    /// An order holds at most `cart.max_items` items, and a buyer at most `orders.max_unpaid_per_user`
+    /// unpaid orders, counted inside the write so racing checkouts cannot pass the limit together.
     public func checkout(_ request: CheckoutRequest, idempotencyKey: String?, for user: UserID) throws -> Checkout {
         // 1..64 visible ASCII characters (inner spaces allowed), as the OpenAPI document says
         guard let key = idempotencyKey, (1...64).contains(key.unicodeScalars.count),
@@ -56,6 +61,9 @@ public struct OrderService: Sendable {
                 guard let order = try orders.find(existing.order, db) else { throw OrderError.notFound }
                 return Checkout(order: order, replayed: true)
             }
+            guard try orders.unpaidCount(of: user, db) < settings.maxUnpaidPerUser else {
+                throw OrderError.tooManyUnpaidOrders(max: settings.maxUnpaidPerUser)
+            }
             guard let address = try addresses.find(request.addressID, of: user, db) else { throw AddressError.notFound }
 
             var wanted: [(sku: SKUID, quantity: Int)] = []
@@ -78,6 +86,7 @@ public struct OrderService: Sendable {
                 }
                 guard !wanted.isEmpty else { throw OrderError.nothingToOrder }
             }
+            guard wanted.reduce(0, { $0 + $1.quantity }) <= maxItems else { throw OrderError.itemLimitExceeded(max: maxItems) }
 
             var newItems: [OrderStore.NewItem] = []
             for (sku, quantity) in wanted {

@@ -112,6 +112,11 @@ struct OrderStore {
         try db.run("UPDATE orders SET carrier = ?, tracking_number = ? WHERE id = ?", carrier, trackingNumber, id.rawValue)
     }
 
+    /// How many of the user's orders await payment (each holds its stock until paid or cancelled).
+    func unpaidCount(of user: UserID, _ db: Connection) throws -> Int {
+        Int(try db.scalarInt("SELECT COUNT(*) FROM orders WHERE user_id = ? AND status = 'pending_payment'", user.rawValue) ?? 0)
+    }
+
     /// Pending orders whose payment deadline has passed.
     func expired(at now: Int64, limit: Int, _ db: Connection) throws -> [OrderID] {
         try db.query("SELECT id FROM orders WHERE status = 'pending_payment' AND pay_deadline <= ? ORDER BY pay_deadline LIMIT ?",

@@ -11,7 +11,7 @@ final class SearchRecorder: @unchecked Sendable {
     private let store = SearchStore()
     private let queue = DispatchQueue(label: "shop.search-recorder")
     private let lock = NSLock()
-    private var pending: [(keyword: String, at: Int64)] = []
+    private var pending: [SearchStore.LoggedSearch] = []
     private var flushScheduled = false
 
     /// Past this many unwritten searches, more are dropped (they are statistics, not orders).
@@ -22,9 +22,11 @@ final class SearchRecorder: @unchecked Sendable {
         self.logger = logger
     }
 
-    func record(_ keyword: String, at now: Int64) {
+    func record(_ keyword: String, searcher: String, found: Bool, at now: Int64) {
         lock.lock()
-        if pending.count < Self.maxPending { pending.append((keyword, now)) }
+        if pending.count < Self.maxPending {
+            pending.append(.init(keyword: keyword, searcher: searcher, found: found, at: now))
+        }
         let schedule = !flushScheduled
         flushScheduled = true
         lock.unlock()
@@ -43,7 +45,7 @@ final class SearchRecorder: @unchecked Sendable {
         guard !batch.isEmpty else { return }
         do {
             try pool.write { db in
-                for entry in batch { try store.record(entry.keyword, at: entry.at, db) }
+                for entry in batch { try store.record(entry, db) }
             }
         } catch {
             logger.warning("searches not recorded", ["count": String(batch.count), "error": String(describing: error)])

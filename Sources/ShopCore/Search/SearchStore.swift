@@ -1,3 +1,4 @@
+import Foundation
 import SQLite
 
 /// SQL for suggestions, the search log and the gram table.
@@ -20,15 +21,30 @@ struct SearchStore {
         return try rows.map { try $0.string("term") }
     }
 
-    func record(_ keyword: String, at now: Int64, _ db: Connection) throws {
-        try db.run("INSERT INTO search_queries (keyword, searched_at) VALUES (?, ?)", keyword, now)
+    /// One search for the hot keywords: what, by whom (a `Visitor` key) and whether it found anything.
+    struct LoggedSearch {
+        let keyword: String
+        let searcher: String
+        let found: Bool
+        let at: Int64
     }
 
-    func hot(since: Int64, limit: Int, _ db: Connection) throws -> [HotKeyword] {
-        try db.query("""
-            SELECT keyword, COUNT(*) AS n FROM search_queries WHERE searched_at > ?
-            GROUP BY keyword ORDER BY n DESC, MAX(searched_at) DESC, keyword LIMIT ?
-            """, since, limit).map { HotKeyword(keyword: try $0.string("keyword"), count: try $0.int("n")) }
+    func record(_ search: LoggedSearch, _ db: Connection) throws {
+        try db.run("INSERT INTO search_queries (keyword, searcher, found, searched_at) VALUES (?, ?, ?, ?)",
+                   search.keyword, search.searcher, search.found, search.at)
+    }
+
+    /// Keywords that found something, by distinct searchers (at least `minSearchers`), leaving out any
+    /// containing a blocked word (spaces ignored, so `加 微 信` is caught too).
+    func hot(since: Int64, minSearchers: Int, blocked: [String], limit: Int, _ db: Connection) throws -> [HotKeyword] {
+        let blockedJSON = String(decoding: try JSONSerialization.data(withJSONObject: blocked), as: UTF8.self)
+        return try db.query("""
+            SELECT keyword, COUNT(DISTINCT searcher) AS n FROM search_queries
+            WHERE searched_at > ? AND found = 1
+            GROUP BY keyword
+            HAVING n >= ? AND NOT EXISTS (SELECT 1 FROM json_each(?) WHERE instr(replace(keyword, ' ', ''), value) > 0)
+            ORDER BY n DESC, MAX(searched_at) DESC, keyword LIMIT ?
+            """, since, minSearchers, blockedJSON, limit).map { HotKeyword(keyword: try $0.string("keyword"), count: try $0.int("n")) }
     }
 
     /// Rewrites a product's grams from its title (field 0) and subtitle (field 1).

@@ -20,6 +20,20 @@ public enum SearchText {
         return text.isEmpty ? nil : text
     }
 
+    /// The longest keyword that may become hot, in characters.
+    static let hotMaxLength = 32
+
+    /// Whether a (normalised) query may be logged for the hot keywords: short, and without control,
+    /// format (invisible) or unassigned characters. Blocked words are checked when the list is read.
+    static func mayBeHot(_ text: String) -> Bool {
+        text.unicodeScalars.count <= hotMaxLength && text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned: false
+            default: true
+            }
+        }
+    }
+
     /// Trigrams need three characters; shorter queries use the gram table.
     static func isShort(_ text: String) -> Bool {
         text.lowercased().unicodeScalars.count < 3

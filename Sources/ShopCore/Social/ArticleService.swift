@@ -34,11 +34,12 @@ public struct ArticleService: Sendable {
         }
     }
 
-    /// Reads an article and counts the view.
-    public func read(_ id: ArticleID, viewer: UserID?) throws -> Article {
+    /// Reads an article and counts the view, once per viewer (the user, else `clientIP`) and day.
+    public func read(_ id: ArticleID, viewer: UserID?, clientIP: String) throws -> Article {
         let now = clock.unixNow
+        let visitor = Visitor(user: viewer, clientIP: clientIP)
         return try pool.write { db in
-            guard try store.countView(id, at: now, db), let row = try store.find(id, at: now, db) else {
+            guard try store.countView(id, by: visitor, at: now, db), let row = try store.find(id, at: now, db) else {
                 throw SocialError.articleNotFound
             }
             return try ArticleAssembler(viewer: viewer, now: now).assemble([row], db)[0]
@@ -56,14 +57,19 @@ public struct ArticleService: Sendable {
         }
     }
 
-    /// Column authors publish; anyone else is `forbidden`.
+    /// Drops the record of who viewed what before yesterday: only today's can stop a view counting
+    /// twice (yesterday's is kept for a clock that steps back a little).
+    public func purgeViewLog() throws {
+        let today = clock.unixNow / 86_400
+        try pool.write { db in try store.purgeViews(before: today - 1, db) }
+    }
+
+    /// Column authors publish; anyone else is `notAnAuthor`.
     public func publish(_ draft: ArticleDraft, by author: UserID) throws -> Article {
         let draft = try Self.validated(draft, creating: true)
         let now = clock.unixNow
         return try pool.write { db in
-            guard let basic = try profiles.basic(author, db), basic.isAuthor else {
-                throw SocialError.forbidden("Only column authors can publish articles.")
-            }
+            try requireAuthorRole(author, db)
             if let category = draft.categoryID, try !store.categoryExists(category, db) {
                 throw SocialError.articleCategoryNotFound
             }
@@ -76,12 +82,14 @@ public struct ArticleService: Sendable {
         }
     }
 
-    /// Its author edits an article; anyone else is `forbidden`.
+    /// Its author edits an article while still a column author: anyone else is `forbidden`, and an
+    /// author whose role was revoked is `notAnAuthor` (checked in the same transaction as the write).
     public func edit(_ id: ArticleID, _ draft: ArticleDraft, by user: UserID) throws -> Article {
         let draft = try Self.validated(draft, creating: false)
         let now = clock.unixNow
         return try pool.write { db in
             try requireAuthor(id, user, db)
+            try requireAuthorRole(user, db)
             if let category = draft.categoryID, try !store.categoryExists(category, db) {
                 throw SocialError.articleCategoryNotFound
             }
@@ -95,6 +103,7 @@ public struct ArticleService: Sendable {
         }
     }
 
+    /// Its author deletes an article, even after the author role was revoked.
     public func delete(_ id: ArticleID, by user: UserID) throws {
         try pool.write { db in
             try requireAuthor(id, user, db)
@@ -156,6 +165,10 @@ public struct ArticleService: Sendable {
     private func requireAuthor(_ id: ArticleID, _ user: UserID, _ db: Connection) throws {
         guard let author = try store.author(of: id, db) else { throw SocialError.articleNotFound }
         guard author == user else { throw SocialError.forbidden("Only its author can change this article.") }
+    }
+
+    private func requireAuthorRole(_ user: UserID, _ db: Connection) throws {
+        guard let basic = try profiles.basic(user, db), basic.isAuthor else { throw SocialError.notAnAuthor }
     }
 
     private func listing(viewer: UserID?, _ rows: (Connection, Int64) throws -> Page<ArticleStore.ArticleRecord>) throws -> Page<Article> {

@@ -117,15 +117,26 @@ struct ArticleStore {
     // MARK: views and likes
 
     /// Counts a view of a published article; false (nothing counted) when there is none.
-    func countView(_ id: ArticleID, at now: Int64, _ db: Connection) throws -> Bool {
-        guard try db.run("UPDATE articles SET views = views + 1 WHERE id = ? AND published_at <= ?", id.rawValue, now) == 1 else {
+    /// Counts a view of a published article once per visitor and UTC day; false when there is no
+    /// such published article.
+    func countView(_ id: ArticleID, by visitor: Visitor, at now: Int64, _ db: Connection) throws -> Bool {
+        guard try db.scalarInt("SELECT COUNT(*) FROM articles WHERE id = ? AND published_at <= ?", id.rawValue, now) == 1 else {
             return false
         }
+        guard try db.run("INSERT OR IGNORE INTO article_views (article_id, viewer, day) VALUES (?, ?, ?)",
+                         id.rawValue, visitor.key, now / 86_400) == 1 else {
+            return true
+        }
+        try db.run("UPDATE articles SET views = views + 1 WHERE id = ?", id.rawValue)
         try db.run("""
             INSERT INTO article_view_days (article_id, day, views) VALUES (?, ?, 1)
             ON CONFLICT (article_id, day) DO UPDATE SET views = views + 1
             """, id.rawValue, now / 86_400)
         return true
+    }
+
+    func purgeViews(before day: Int64, _ db: Connection) throws {
+        try db.run("DELETE FROM article_views WHERE day < ?", day)
     }
 
     func liked(_ id: ArticleID, by user: UserID, _ db: Connection) throws -> Bool {

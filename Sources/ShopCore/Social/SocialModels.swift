@@ -86,8 +86,10 @@ public enum SocialError: Error, Equatable, Sendable {
     case articleNotFound
     case commentNotFound
     case cannotFollowSelf
-    /// Only column authors may publish; only the author may edit or delete; only the writer may delete a comment.
+    /// Only the author may edit or delete an article; only the writer may delete a comment.
     case forbidden(String)
+    /// Publishing and editing need the column-author role, which may have been revoked.
+    case notAnAuthor
     /// `reply_to` names a comment of another article (or none).
     case invalidReplyTo
     case invalidCursor

@@ -52,6 +52,8 @@ public struct Config: Sendable {
     public struct Orders: Sendable {
         public var paymentTimeoutMinutes = 30
         public var autoCompleteDays = 15
+        /// Unpaid orders hold stock, so one buyer may hold only this many at once.
+        public var maxUnpaidPerUser = 5
     }
 
     public struct Payments: Sendable {
@@ -77,6 +79,13 @@ public struct Config: Sendable {
         public var importMaxBytes = 50 * 1_048_576
     }
 
+    public struct Search: Sendable {
+        /// A keyword is hot only once this many different people (user, else client IP) searched it.
+        public var hotMinSearchers = 3
+        /// A keyword containing any of these (lowercase) never becomes hot.
+        public var blockedWords = ["加微信", "代购", "微信", "qq", "薇信", "刷单"]
+    }
+
     public var server = Server()
     public var database = Database()
     public var cart = Cart()
@@ -86,6 +95,7 @@ public struct Config: Sendable {
     public var payments = Payments()
     public var app = App()
     public var catalog = Catalog()
+    public var search = Search()
 
     public init() {}
 

@@ -35,12 +35,13 @@ extension Config {
         "auth.token_lifetime_days", "auth.max_failures_per_phone", "auth.max_failures_per_ip",
         "auth.failure_window_seconds", "auth.pepper", "auth.argon2_memory_kib", "auth.argon2_iterations",
         "auth.max_concurrent_hashes",
-        "orders.payment_timeout_minutes", "orders.auto_complete_days",
+        "orders.payment_timeout_minutes", "orders.auto_complete_days", "orders.max_unpaid_per_user",
         "payments.mockpay_enabled", "payments.mockpay_secret", "payments.wechatpay_api_key", "payments.wechatpay_mch_id",
         "payments.wechatpay_app_id", "payments.alipay_public_key_pem", "payments.alipay_app_id",
         "payments.alipay_seller_id",
         "app.env", "app.log_level",
         "catalog.import_max_bytes",
+        "search.hot_min_searchers", "search.blocked_words",
     ]
 
     /// `{"server": {"port": 8080}}` → `["server.port": "8080"]`.
@@ -98,6 +99,7 @@ extension Config {
         try reader.int("auth.max_concurrent_hashes", &auth.maxConcurrentHashes, 0...256)
         try reader.int("orders.payment_timeout_minutes", &orders.paymentTimeoutMinutes, 1...10_080)
         try reader.int("orders.auto_complete_days", &orders.autoCompleteDays, 1...365)
+        try reader.int("orders.max_unpaid_per_user", &orders.maxUnpaidPerUser, 1...1_000)
         try reader.choice("payments.mockpay_enabled", &payments.mockpayEnabled)
         try reader.string("payments.mockpay_secret", &payments.mockpaySecret)
         try reader.string("payments.wechatpay_api_key", &payments.wechatpayAPIKey, allowEmpty: true)
@@ -109,6 +111,8 @@ extension Config {
         try reader.choice("app.env", &app.env)
         try reader.level("app.log_level", &app.logLevel)
         try reader.int("catalog.import_max_bytes", &catalog.importMaxBytes, 1...(4 * 1_073_741_824))
+        try reader.int("search.hot_min_searchers", &search.hotMinSearchers, 1...10_000)
+        try reader.words("search.blocked_words", &search.blockedWords)
     }
 }
 
@@ -131,6 +135,14 @@ private struct ValueReader {
             throw ConfigError(key: key, reason: "must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
         }
         target = value
+    }
+
+    /// A comma-separated list (`,` or `，`), each entry trimmed and lowercased, empty ones dropped.
+    func words(_ key: String, _ target: inout [String]) throws {
+        guard let text = values[key] else { return }
+        target = text.split(whereSeparator: { $0 == "," || $0 == "，" })
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+            .filter { !$0.isEmpty }
     }
 
     func choice<T: RawRepresentable<String>>(_ key: String, _ target: inout T) throws {

@@ -205,9 +205,9 @@ struct CatalogListingTests {
         let fixture = try TestShop()
         try fixture.importCatalogLines([
             CatalogLine(product: "OUT", sku: "OUT-1", title: "售罄", stock: "0"),
-            CatalogLine(product: "OUT", sku: "OUT-2", title: "售罄", stock: "0"),
+            CatalogLine(product: "OUT", sku: "OUT-2", skuName: "19枝", title: "售罄", stock: "0"),
             CatalogLine(product: "IN", sku: "IN-1", title: "有货", stock: "0"),
-            CatalogLine(product: "IN", sku: "IN-2", title: "有货", stock: "1"),
+            CatalogLine(product: "IN", sku: "IN-2", skuName: "19枝", title: "有货", stock: "1"),
         ])
         let items = try fixture.catalogService.products(ProductQuery(page: try PageRequest())).items
         #expect(Dictionary(uniqueKeysWithValues: items.map { ($0.title, $0.inStock) }) == ["售罄": false, "有货": true])

@@ -170,15 +170,15 @@ struct CatalogSearchTests {
 
     @Test func hotKeywordsCountOnlyTheLastSevenDays() throws {
         let fixture = try searchShop()
-        for _ in 1...5 { _ = try fixture.catalogTitles("满天星") }
+        for person in 1...5 { try fixture.catalogSearch("香水", by: person) }
         fixture.clock.advance(by: 8 * 86_400)
-        for _ in 1...3 { _ = try fixture.catalogTitles("玫瑰") }
-        _ = try fixture.catalogTitles("LOVE")
-        _ = try fixture.catalogTitles("love")
-        _ = try fixture.catalogTitles("百合")
+        for person in 1...5 { try fixture.catalogSearch("玫瑰", by: person) }
+        for person in 1...2 { try fixture.catalogSearch("LOVE", by: person) }
+        for person in 3...4 { try fixture.catalogSearch("love", by: person) }
+        for person in 1...3 { try fixture.catalogSearch("百合", by: person) }
         let hot = try fixture.catalogService.hotKeywords()
-        #expect(hot == [HotKeyword(keyword: "玫瑰", count: 3), HotKeyword(keyword: "love", count: 2),
-                        HotKeyword(keyword: "百合", count: 1)])
+        #expect(hot == [HotKeyword(keyword: "玫瑰", count: 5), HotKeyword(keyword: "love", count: 4),
+                        HotKeyword(keyword: "百合", count: 3)])
 
         fixture.clock.advance(by: 6 * 86_400)
         #expect(try fixture.catalogService.hotKeywords().map(\.keyword) == ["玫瑰", "love", "百合"])
@@ -188,11 +188,13 @@ struct CatalogSearchTests {
 
     @Test func hotKeywordsAreAtMostTenMostSearchedFirst() throws {
         let fixture = try searchShop()
-        for index in 1...12 {
-            for _ in 0..<index { _ = try fixture.catalogTitles("关键词\(index)") }
+        // twelve keywords that each find something, the n-th searched by n people
+        let keywords = ["红", "玫", "瑰", "花", "束", "礼", "盒", "香", "水", "百", "合", "love"]
+        for (index, keyword) in keywords.enumerated() {
+            for person in 0...index { try fixture.catalogSearch(keyword, by: person) }
         }
         let hot = try fixture.catalogService.hotKeywords()
-        #expect(hot.map(\.keyword) == (3...12).reversed().map { "关键词\($0)" })
+        #expect(hot.map(\.keyword) == Array(keywords.reversed().prefix(10)))
         #expect(hot.map(\.count) == Array((3...12).reversed()))
     }
 
@@ -201,5 +203,13 @@ struct CatalogSearchTests {
         _ = try? fixture.catalogTitles(String(repeating: "a", count: 65))
         _ = try? fixture.catalogTitles("玫瑰", category: CategoryID(9_999))
         #expect(try fixture.catalogService.hotKeywords().isEmpty)
+    }
+}
+
+extension TestShop {
+    /// One search of `text` by person number `person` (a client address of their own).
+    func catalogSearch(_ text: String, by person: Int) throws {
+        _ = try catalogService.products(ProductQuery(text: text, page: try PageRequest(),
+                                                     searcher: Visitor(user: nil, clientIP: "10.9.0.\(person)")))
     }
 }

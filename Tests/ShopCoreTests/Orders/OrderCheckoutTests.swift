@@ -247,7 +247,7 @@ struct OrderCheckoutTests {
     }
 
     @Test func orderNumbersAreUniqueDatedAndNotSequential() throws {
-        let shop = try TestShop()
+        let shop = try TestShop { $0.orders.maxUnpaidPerUser = 30 }
         let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", stock: 1_000)])["A"])
         let buyer = try shop.orderBuyer("13900000001")
         let numbers = try (0..<30).map { try shop.orderBuyNow(buyer, [(sku, 1)], key: "k\($0)").order.number }

@@ -54,7 +54,7 @@ struct OrderConcurrencyTests {
     }
 
     @Test func oneUserRacingWithDistinctKeysAlsoStopsAtTheStock() throws {
-        let shop = try TestShop()
+        let shop = try TestShop { $0.orders.maxUnpaidPerUser = 20 }
         let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "HOT", stock: 5)])["HOT"])
         let buyer = try shop.orderBuyer("13900000001")
         let outcomes = OrderOutcomes()

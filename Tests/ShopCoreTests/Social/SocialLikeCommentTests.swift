@@ -16,15 +16,15 @@ struct SocialLikeCommentTests {
         try articles.like(article.id, by: fan.id)
         try articles.like(article.id, by: fan.id)
         #expect(try fixture.socialStoredArticle(article.id)?.likes == 1)
-        #expect(try articles.read(article.id, viewer: fan.id).liked == true)
-        #expect(try articles.read(article.id, viewer: other.id).liked == false)
-        #expect(try articles.read(article.id, viewer: nil).liked == nil)
-        #expect(try articles.read(article.id, viewer: nil).likesCount == 1)
+        #expect(try articles.read(article.id, viewer: fan.id, clientIP: "10.0.0.1").liked == true)
+        #expect(try articles.read(article.id, viewer: other.id, clientIP: "10.0.0.1").liked == false)
+        #expect(try articles.read(article.id, viewer: nil, clientIP: "10.0.0.1").liked == nil)
+        #expect(try articles.read(article.id, viewer: nil, clientIP: "10.0.0.1").likesCount == 1)
 
         try articles.unlike(article.id, by: fan.id)
         try articles.unlike(article.id, by: fan.id)
         #expect(try fixture.socialStoredArticle(article.id)?.likes == 0)
-        #expect(try articles.read(article.id, viewer: fan.id).liked == false)
+        #expect(try articles.read(article.id, viewer: fan.id, clientIP: "10.0.0.1").liked == false)
         #expect(throws: SocialError.articleNotFound) { try articles.like(ArticleID(999_999), by: fan.id) }
     }
 

@@ -21,7 +21,9 @@ struct SocialTopAndAuthorshipTests {
         var fillers: [ArticleID] = []
         for index in 1...7 { fillers.append(try fixture.socialPublish("F\(index)", by: author).id) }
 
-        func view(_ id: ArticleID, _ times: Int) throws { for _ in 0..<times { _ = try articles.read(id, viewer: nil) } }
+        func view(_ id: ArticleID, _ times: Int) throws {
+            for index in 0..<times { _ = try articles.read(id, viewer: nil, clientIP: "10.0.0.\(index)") }
+        }
         try view(a, 4)                                                                  // 4
         try view(b, 2); try articles.like(b, by: users[0])                             // 2 + 3 = 5
         try view(c, 1); _ = try articles.comment(on: c, content: "好", replyTo: nil, by: users[0])   // 1 + 5 = 6
@@ -47,7 +49,7 @@ struct SocialTopAndAuthorshipTests {
     @Test func onlyColumnAuthorsPublish() throws {
         let fixture = try TestShop()
         let plain = try fixture.socialMember("13800000001")
-        #expect(throws: SocialError.self) {
+        #expect(throws: SocialError.notAnAuthor) {
             try fixture.shop.articles.publish(ArticleDraft(title: "越权", content: "x"), by: plain.id)
         }
         #expect(try fixture.socialCount("articles") == 0)
@@ -67,9 +69,26 @@ struct SocialTopAndAuthorshipTests {
                 try fixture.shop.articles.delete(article.id, by: intruder.id)
             }
         }
-        let stored = try fixture.shop.articles.read(article.id, viewer: nil)
+        let stored = try fixture.shop.articles.read(article.id, viewer: nil, clientIP: "10.0.0.1")
         #expect(stored.title == "原标题")
         #expect(stored.content == "原文")
+    }
+
+    @Test func aRevokedAuthorCanNeitherEditNorPublishButMayDelete() throws {
+        let fixture = try TestShop()
+        let author = try fixture.socialAuthor("13800000001")
+        let article = try fixture.socialPublish("原标题", by: author, content: "原文")
+        try fixture.shop.social.setAuthor(false, phone: author.phone)
+
+        #expect(throws: SocialError.notAnAuthor) {
+            try fixture.shop.articles.edit(article.id, ArticleDraft(title: "撤销后改"), by: author.id)
+        }
+        #expect(throws: SocialError.notAnAuthor) {
+            try fixture.shop.articles.publish(ArticleDraft(title: "撤销后发", content: "x"), by: author.id)
+        }
+        #expect(try fixture.socialStoredArticleTitle(article.id) == "原标题")
+        try fixture.shop.articles.delete(article.id, by: author.id)
+        #expect(try fixture.socialCount("articles") == 0)
     }
 
     @Test func theAuthorEditsOnlyTheGivenFieldsAndDeletes() throws {
@@ -86,7 +105,14 @@ struct SocialTopAndAuthorshipTests {
         #expect(edited.publishedAt == article.publishedAt)
 
         try fixture.shop.articles.delete(article.id, by: author.id)
-        #expect(throws: SocialError.articleNotFound) { try fixture.shop.articles.read(article.id, viewer: nil) }
+        #expect(throws: SocialError.articleNotFound) { try fixture.shop.articles.read(article.id, viewer: nil, clientIP: "10.0.0.1") }
         #expect(throws: SocialError.articleNotFound) { try fixture.shop.articles.delete(article.id, by: author.id) }
+    }
+}
+
+extension TestShop {
+    /// An article's stored title, read without counting a view.
+    func socialStoredArticleTitle(_ id: ArticleID) throws -> String? {
+        try pool.read { db in try db.queryOne("SELECT title FROM articles WHERE id = ?", id.rawValue).map { try $0.string("title") } }
     }
 }

@@ -34,6 +34,7 @@ struct ConfigTests {
             "auth.max_concurrent_hashes": "\(c.auth.maxConcurrentHashes)",
             "orders.payment_timeout_minutes": "\(c.orders.paymentTimeoutMinutes)",
             "orders.auto_complete_days": "\(c.orders.autoCompleteDays)",
+            "orders.max_unpaid_per_user": "\(c.orders.maxUnpaidPerUser)",
             "payments.mockpay_enabled": c.payments.mockpayEnabled.rawValue, "payments.mockpay_secret": c.payments.mockpaySecret,
             "payments.wechatpay_api_key": c.payments.wechatpayAPIKey,
             "payments.wechatpay_mch_id": c.payments.wechatpayMchID, "payments.wechatpay_app_id": c.payments.wechatpayAppID,
@@ -41,6 +42,8 @@ struct ConfigTests {
             "payments.alipay_app_id": c.payments.alipayAppID, "payments.alipay_seller_id": c.payments.alipaySellerID,
             "app.env": c.app.env.rawValue, "app.log_level": "\(c.app.logLevel)",
             "catalog.import_max_bytes": "\(c.catalog.importMaxBytes)",
+            "search.hot_min_searchers": "\(c.search.hotMinSearchers)",
+            "search.blocked_words": c.search.blockedWords.joined(separator: ","),
         ]
     }
 
@@ -57,12 +60,13 @@ struct ConfigTests {
         "auth.token_lifetime_days": "7", "auth.max_failures_per_phone": "6", "auth.max_failures_per_ip": "60",
         "auth.failure_window_seconds": "600", "auth.pepper": "prod-pepper", "auth.argon2_memory_kib": "65536",
         "auth.argon2_iterations": "3", "auth.max_concurrent_hashes": "2",
-        "orders.payment_timeout_minutes": "15", "orders.auto_complete_days": "10",
+        "orders.payment_timeout_minutes": "15", "orders.auto_complete_days": "10", "orders.max_unpaid_per_user": "8",
         "payments.mockpay_enabled": "false", "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
         "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
         "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
         "app.env": "production", "app.log_level": "debug",
         "catalog.import_max_bytes": "1000",
+        "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告",
     ]
 
     static func variable(_ key: String) -> String {
@@ -103,9 +107,12 @@ struct ConfigTests {
         #expect(config.auth.argon2Iterations >= 2)
         #expect(config.orders.paymentTimeoutMinutes == 30)
         #expect(config.orders.autoCompleteDays == 15)
+        #expect(config.orders.maxUnpaidPerUser == 5)
         #expect(config.app.env == .development)
         #expect(config.app.logLevel == .info)
         #expect(config.catalog.importMaxBytes == 50 * 1_048_576)
+        #expect(config.search.hotMinSearchers == 3)
+        #expect(config.search.blockedWords == ["加微信", "代购", "微信", "qq", "薇信", "刷单"])
     }
 
     @Test func theShippedFileAgreesWithTheDefaultsInCode() throws {
@@ -140,6 +147,13 @@ struct ConfigTests {
         let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_SERVER_PORT": "9000"])
         #expect(config.server.port == 9000)
         #expect(config.cart.maxItems == 99)
+    }
+
+    @Test func blockedWordsAreACommaSeparatedListTrimmedAndLowercased() throws {
+        let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_SEARCH_BLOCKED_WORDS": " Spam ，广告,, VX "])
+        #expect(config.search.blockedWords == ["spam", "广告", "vx"])
+        let none = try Config.load(path: Self.shopJSON, environment: ["SHOP_SEARCH_BLOCKED_WORDS": ""])
+        #expect(none.search.blockedWords.isEmpty)
     }
 
     @Test("A value that is not a number names its key", arguments: ["abc", "", "80.5", "8080x"])

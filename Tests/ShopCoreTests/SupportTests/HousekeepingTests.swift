@@ -40,7 +40,7 @@ struct HousekeepingTests {
     @Test func theSearchLogKeepsThirtyDays() throws {
         let fixture = try TestShop()
         _ = try fixture.shop.catalog.products(ProductQuery(text: "玫瑰", page: try PageRequest()))
-        #expect(try fixture.shop.catalog.hotKeywords().first?.keyword == "玫瑰")
+        fixture.shop.catalog.flushSearches()
         fixture.clock.advance(by: 29 * 86_400)
         try fixture.shop.catalog.purgeSearchLog()
         #expect(try count("search_queries", fixture) == 1)

@@ -1,0 +1,10 @@
+/// Who is looking or searching, so that one person counts once: the signed-in user, else the
+/// client's IP address.
+public struct Visitor: Sendable, Equatable {
+    /// `user:<id>` or `ip:<address>`: what the view and search logs store.
+    public let key: String
+
+    public init(user: UserID?, clientIP: String) {
+        key = user.map { "user:\($0.rawValue)" } ?? "ip:\(clientIP)"
+    }
+}
