@@ -54,6 +54,14 @@ struct ConventionsAPITests {
         expectError(try app.send(empty), 400, "invalid_request")
     }
 
+    @Test func aJSONBodyWithInvalidUTF8Is400ValidationFailed() throws {
+        let app = try TestAPI()
+        let body = Array(#"{"phone": "13800138000", "purpose": "register", "locale": ""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
+        let request = Request(method: "POST", path: "/api/v1/auth/verification-codes", query: [:],
+                              headers: Headers([("Content-Type", "application/json")]), body: body, remoteAddress: "10.0.0.1")
+        expectError(try app.send(request), 400, "validation_failed")
+    }
+
     @Test func unknownFieldsAreIgnored() throws {
         let app = try TestAPI()
         let response = try app.send("POST", "/api/v1/auth/verification-codes",
