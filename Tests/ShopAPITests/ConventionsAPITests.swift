@@ -62,6 +62,18 @@ struct ConventionsAPITests {
         expectError(try app.send(request), 400, "validation_failed")
     }
 
+    @Test func theStorefrontForbidsFramingOfItsPageAndAssets() throws {
+        let app = try TestAPI()
+        for path in ["/", "/assets/app.js", "/assets/style.css"] {
+            let response = try app.send("GET", path)
+            #expect(response.status == 200, "\(path)")
+            #expect(response.headers["X-Frame-Options"] == "DENY", "\(path)")
+            let policy = try #require(response.headers["Content-Security-Policy"], "\(path)")
+            #expect(policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                        .contains("frame-ancestors 'none'"), "\(path)")
+        }
+    }
+
     @Test func unknownFieldsAreIgnored() throws {
         let app = try TestAPI()
         let response = try app.send("POST", "/api/v1/auth/verification-codes",
