@@ -59,6 +59,7 @@ public final class Server: @unchecked Sendable {
         daemon = shop_mhd_start(UInt32(flags), options.host, options.port,
                                 serverAccessHandler, context,
                                 serverRequestCompleted, context,
+                                serverRequestLineRead, nil,
                                 UInt32(max(1, options.threads)),
                                 UInt32(max(1, options.maxConnections)),
                                 UInt32(max(0, options.maxConnectionsPerIP)),
@@ -117,8 +118,43 @@ public final class Server: @unchecked Sendable {
 
 /// Per-request state kept by libmicrohttpd between calls of the access handler.
 final class PendingRequest {
+    /// The raw path holds a percent-encoded NUL or other control character, which
+    /// libmicrohttpd's decoding would hide (it cuts the path at a `%00`).
+    let pathHasControlCharacter: Bool
+    /// The access handler has seen this request's headers (and counted it in flight).
+    var began = false
     var body: [UInt8] = []
     /// Body bytes seen, kept or not.
     var received = 0
     var tooLarge = false
+
+    init(pathHasControlCharacter: Bool = false) {
+        self.pathHasControlCharacter = pathHasControlCharacter
+    }
+
+    /// True when the path part of `target` (up to `?`) has a control character, encoded (`%00`,
+    /// `%0a`, `%7F`) or raw.
+    static func pathHasControlCharacter(_ target: UnsafePointer<CChar>) -> Bool {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
+            }
+        }
+        let bytes = UnsafeRawPointer(target).assumingMemoryBound(to: UInt8.self)
+        var index = 0
+        while bytes[index] != 0 && bytes[index] != UInt8(ascii: "?") {
+            var byte = bytes[index]
+            if byte == UInt8(ascii: "%"), bytes[index + 1] != 0, let high = hex(bytes[index + 1]),
+               bytes[index + 2] != 0, let low = hex(bytes[index + 2]) {
+                byte = high << 4 | low
+                index += 2
+            }
+            if byte < 0x20 || byte == 0x7F { return true }
+            index += 1
+        }
+        return false
+    }
 }

@@ -9,10 +9,19 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
 
-    guard let existing = requestContext.pointee else {
-        let pending = PendingRequest()
-        requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
+    if requestContext.pointee == nil {
+        requestContext.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
+    }
+    guard let existing = requestContext.pointee else { return .NO }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+
+    if !pending.began {
+        pending.began = true
         server.requestBegan()
+        if pending.pathHasControlCharacter {
+            return queue(HTTPError.badRequest("The path must not contain control characters such as %00.").response,
+                         on: connection)
+        }
         if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
            let declared = Int(String(cString: length)), declared > server.options.maxBodyBytes {
             // Answer before reading a body we will not accept; libmicrohttpd closes the connection after it.
@@ -20,7 +29,6 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
         }
         return .YES
     }
-    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
 
     if uploadDataSize.pointee > 0 {
         let size = uploadDataSize.pointee
@@ -58,12 +66,20 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     return queue(server.answer(request), on: connection)
 }
 
+/// Called with the request line's raw target, before libmicrohttpd percent-decodes it (and a
+/// `%00` cuts the path short): the request's state starts here, holding what the raw path showed.
+let serverRequestLineRead: shop_mhd_uri_logger = { _, uri, _ in
+    let pending = PendingRequest(pathHasControlCharacter: uri.map(PendingRequest.pathHasControlCharacter) ?? false)
+    return Unmanaged.passRetained(pending).toOpaque()
+}
+
 /// Called when a request is finished (answered, failed or timed out): frees its state.
 let serverRequestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
-    guard let cls, let requestContext, let pending = requestContext.pointee else { return }
-    Unmanaged<PendingRequest>.fromOpaque(pending).release()
+    guard let cls, let requestContext, let existing = requestContext.pointee else { return }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeRetainedValue()
     requestContext.pointee = nil
-    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestEnded()
+    // A request that failed before its headers were read never counted as in flight.
+    if pending.began { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestEnded() }
 }
 
 private func tooLargeResponse(_ server: Server) -> Response {

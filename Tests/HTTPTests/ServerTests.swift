@@ -192,6 +192,24 @@ struct ServerTests {
         }
     }
 
+    @Test func aPercentEncodedNulOrControlCharacterInThePathIs400() throws {
+        let reached = Locked<[String]>([])
+        try withServer(responder: { request, _ in
+            reached.withLock { $0.append(request.path) }
+            return Response.text("served \(request.path)")
+        }) { server in
+            for target in ["/assets/app.js%00.png", "/a%00", "/a%0ab", "/a%0D%0Ab", "/a%1f", "/a%7F", "/a%00?q=1"] {
+                // Answered before any body is read, so the server closes each connection after it.
+                let response = try RawConnection(port: server.port).request("GET", target)
+                #expect(response.status == 400, "\(target)")
+                #expect(try response.errorDetail()["code"] as? String == "invalid_request", "\(target)")
+            }
+            // Percent-encoded text and a %00 in the query are not the path's business.
+            #expect(try RawConnection(port: server.port).request("GET", "/a%20b%E7%8E%AB?q=%00").status == 200)
+            #expect(reached.current == ["/a b玫"])
+        }
+    }
+
     @Test func aThrownUnknownErrorBecomesA500WithoutItsText() throws {
         struct LeakyError: Error, CustomStringConvertible { var description: String { "SELECT secret FROM users" } }
         try withServer(responder: { _, _ in throw LeakyError() }) { server in
