@@ -11,9 +11,12 @@ public struct ServerOptions: Sendable {
     public var maxConnectionsPerIP: Int
     public var maxBodyBytes: Int
     public var idleTimeoutSeconds: Int
+    /// The most a request (headers and body) may take to arrive, however steadily it trickles in.
+    public var requestTimeoutSeconds: Int
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 4, maxConnections: Int = 1024,
-                maxConnectionsPerIP: Int = 64, maxBodyBytes: Int = 1_048_576, idleTimeoutSeconds: Int = 30) {
+                maxConnectionsPerIP: Int = 64, maxBodyBytes: Int = 1_048_576, idleTimeoutSeconds: Int = 30,
+                requestTimeoutSeconds: Int = 10) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -21,6 +24,7 @@ public struct ServerOptions: Sendable {
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.requestTimeoutSeconds = requestTimeoutSeconds
     }
 }
 
@@ -30,11 +34,15 @@ public struct ServerError: Error, CustomStringConvertible {
 }
 
 /// An HTTP/1.1 server over libmicrohttpd: an epoll thread pool, keep-alive, a body limit,
-/// connection limits and an idle timeout. Handlers run synchronously on its worker threads.
+/// connection limits, an idle timeout and a request timeout (`RequestDeadlines`). Handlers run synchronously on its worker threads.
 public final class Server: @unchecked Sendable {
     public let options: ServerOptions
     let responder: Responder
+    let deadlines: RequestDeadlines
     private var daemon: OpaquePointer?
+    /// Closes connections whose request is overdue; runs on its own queue from `start()` to `stop()`.
+    private var watchdog: (any DispatchSourceTimer)?
+    private let watchdogQueue = DispatchQueue(label: "http.request-deadlines")
     private let inFlight = NSCondition()
     private var activeRequests = 0
 
@@ -45,9 +53,11 @@ public final class Server: @unchecked Sendable {
     public init(options: ServerOptions, responder: @escaping Responder) {
         self.options = options
         self.responder = responder
+        self.deadlines = RequestDeadlines(timeoutSeconds: options.requestTimeoutSeconds)
     }
 
     deinit {
+        stopWatchdog()
         if let daemon { MHD_stop_daemon(daemon) }
     }
 
@@ -60,6 +70,7 @@ public final class Server: @unchecked Sendable {
                                 serverAccessHandler, context,
                                 serverRequestCompleted, context,
                                 serverRequestLineRead, nil,
+                                serverConnectionNotified, context,
                                 UInt32(max(1, options.threads)),
                                 UInt32(max(1, options.maxConnections)),
                                 UInt32(max(0, options.maxConnectionsPerIP)),
@@ -69,6 +80,26 @@ public final class Server: @unchecked Sendable {
             throw ServerError(description: "cannot listen on \(options.host):\(options.port) (address in use or not an IPv4 address?)")
         }
         port = shop_mhd_bound_port(daemon)
+        startWatchdog()
+    }
+
+    /// Checks deadlines a few times per timeout (at least once a second), so an overdue request
+    /// is cut off within about a quarter of the timeout past it.
+    private func startWatchdog() {
+        let interval = min(1.0, max(0.05, Double(options.requestTimeoutSeconds) / 4))
+        let timer = DispatchSource.makeTimerSource(queue: watchdogQueue)
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [deadlines] in deadlines.shutDownOverdue() }
+        timer.resume()
+        watchdog = timer
+    }
+
+    /// Cancels the watchdog and waits out a sweep already running.
+    private func stopWatchdog() {
+        guard let watchdog else { return }
+        watchdog.cancel()
+        watchdogQueue.sync {}
+        self.watchdog = nil
     }
 
     /// Stops accepting, lets in-flight requests finish (up to `grace` seconds), then closes everything.
@@ -82,6 +113,7 @@ public final class Server: @unchecked Sendable {
         inFlight.unlock()
         MHD_stop_daemon(daemon)
         self.daemon = nil
+        stopWatchdog()
     }
 
     /// Requests begun and not yet completed.

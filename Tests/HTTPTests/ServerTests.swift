@@ -305,6 +305,83 @@ struct ServerTests {
         #expect(RawConnection.connectErrno(port: port) == ECONNREFUSED)
     }
 
+    /// Sends `bytes` one at a time every `interval` seconds; the seconds until the server closed
+    /// the connection, or nil if it was still open after the last byte.
+    private func trickle(_ bytes: [UInt8], every interval: Double, on connection: RawConnection,
+                         started: Date) -> Double? {
+        for byte in bytes {
+            if (try? connection.send([byte])) == nil { return Date().timeIntervalSince(started) }
+            var poller = pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, Int32(interval * 1_000)) > 0 {
+                var scratch = [UInt8](repeating: 0, count: 4_096)
+                if scratch.withUnsafeMutableBytes({ recv(connection.fd, $0.baseAddress, $0.count, 0) }) <= 0 {
+                    return Date().timeIntervalSince(started)
+                }
+            }
+        }
+        return nil
+    }
+
+    @Test func headersTrickledByteByByteAreCutOffAtTheRequestTimeout() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.requestTimeoutSeconds = 1
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port)
+            let head = Array("GET /echo/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 40)
+            // One byte every half second keeps the idle timeout (silence) from ever firing.
+            let closedAfter = trickle(head, every: 0.5, on: connection, started: Date())
+            let seconds = try #require(closedAfter, "the connection outlived 20 s of trickled headers")
+            #expect(seconds >= 0.9 && seconds < 3.5, "closed after \(seconds) s")
+        }
+    }
+
+    @Test func aBodyTrickledByteByByteIsCutOffAtTheRequestTimeout() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.requestTimeoutSeconds = 1
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port)
+            try connection.send("POST /body HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                + "Content-Length: 100\r\n\r\n")
+            let started = Date()
+            let closedAfter = trickle([UInt8](repeating: 0x20, count: 40), every: 0.5, on: connection, started: started)
+            let seconds = try #require(closedAfter, "the connection outlived 20 s of trickled body")
+            #expect(seconds >= 0.9 && seconds < 3.5, "closed after \(seconds) s")
+        }
+    }
+
+    @Test func keepAliveRequestsAndSlowHandlersOutlastTheRequestTimeout() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.requestTimeoutSeconds = 1
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port)
+            let started = Date()
+            // Each request arrives promptly, so the connection lives well past one timeout.
+            for n in 0..<8 {
+                let response = try connection.request("GET", "/echo/\(n)")
+                #expect(response.status == 200)
+                #expect(response.text == String(n))
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            #expect(Date().timeIntervalSince(started) > 2)
+            // The timeout bounds receiving a request, not the handler's work on it.
+            let slow = try connection.request("GET", "/slow")
+            #expect(slow.status == 200)
+            #expect(slow.text == "done")
+        }
+    }
+
+    @Test func anIdleKeepAliveConnectionIsClosedAfterTheRequestTimeout() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.requestTimeoutSeconds = 1
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port, timeout: 5)
+            #expect(try connection.request("GET", "/echo/1").status == 200)
+            let started = Date()
+            #expect(connection.isClosedByPeer())
+            #expect(Date().timeIntervalSince(started) < 3.5)
+        }
+    }
+
     @Test func aBusyPortIsReportedAsAnError() throws {
         try withServer(responder: { _, _ in Response.text("ok") }) { server in
             let second = Server(options: ServerOptions(host: "127.0.0.1", port: server.port)) { _, _ in Response.text("no") }

@@ -27,6 +27,7 @@ extension Config {
     public static let keys: [String] = [
         "server.host", "server.port", "server.threads", "server.max_connections", "server.max_connections_per_ip",
         "server.max_body_bytes", "server.idle_timeout_seconds",
+        "server.request_timeout_seconds",
         "database.path", "database.migrations_path", "database.readers",
         "cart.max_items",
         "verification.sender", "verification.file_path", "verification.webhook_url",
@@ -75,6 +76,7 @@ extension Config {
         try reader.int("server.max_connections_per_ip", &server.maxConnectionsPerIP, 1...100_000)
         try reader.int("server.max_body_bytes", &server.maxBodyBytes, 1_024...(64 * 1_048_576))
         try reader.int("server.idle_timeout_seconds", &server.idleTimeoutSeconds, 1...3_600)
+        try reader.int("server.request_timeout_seconds", &server.requestTimeoutSeconds, 1...3_600)
         try reader.string("database.path", &database.path)
         try reader.string("database.migrations_path", &database.migrationsPath)
         try reader.int("database.readers", &database.readers, 1...64)

@@ -43,7 +43,8 @@ struct ServeCommand: Command {
         let server = Server(options: ServerOptions(
             host: config.server.host, port: UInt16(config.server.port), threads: config.server.threads,
             maxConnections: config.server.maxConnections, maxConnectionsPerIP: config.server.maxConnectionsPerIP,
-            maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds),
+            maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds,
+            requestTimeoutSeconds: config.server.requestTimeoutSeconds),
             responder: api.responder)
         try server.start()
         let sweeper = BackgroundSweeper(shop: shop, logger: logger)

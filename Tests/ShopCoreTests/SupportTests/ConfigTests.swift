@@ -16,6 +16,7 @@ struct ConfigTests {
             "server.max_connections": "\(c.server.maxConnections)",
             "server.max_connections_per_ip": "\(c.server.maxConnectionsPerIP)",
             "server.max_body_bytes": "\(c.server.maxBodyBytes)", "server.idle_timeout_seconds": "\(c.server.idleTimeoutSeconds)",
+            "server.request_timeout_seconds": "\(c.server.requestTimeoutSeconds)",
             "database.path": c.database.path, "database.migrations_path": c.database.migrationsPath,
             "database.readers": "\(c.database.readers)",
             "cart.max_items": "\(c.cart.maxItems)",
@@ -46,6 +47,7 @@ struct ConfigTests {
     static let overrides: [String: String] = [
         "server.host": "0.0.0.0", "server.port": "9000", "server.threads": "3", "server.max_connections": "10",
         "server.max_connections_per_ip": "5", "server.max_body_bytes": "2048", "server.idle_timeout_seconds": "7",
+        "server.request_timeout_seconds": "4",
         "database.path": "/tmp/x.sqlite", "database.migrations_path": "/opt/migrations", "database.readers": "2",
         "cart.max_items": "50",
         "verification.sender": "file", "verification.file_path": "/tmp/codes.jsonl",
@@ -86,6 +88,7 @@ struct ConfigTests {
         #expect(config.server.maxConnectionsPerIP == 64)
         #expect(config.server.maxBodyBytes == 1_048_576)
         #expect(config.server.idleTimeoutSeconds == 30)
+        #expect(config.server.requestTimeoutSeconds == 10)
         #expect(config.database.path == "data/shop.sqlite")
         #expect(config.database.migrationsPath == "Migrations")
         #expect(config.database.readers == 4)
