@@ -13,10 +13,12 @@ public struct ServerOptions: Sendable {
     public var idleTimeoutSeconds: Int
     /// The most a request (headers and body) may take to arrive, however steadily it trickles in.
     public var requestTimeoutSeconds: Int
+    /// Peers whose `X-Forwarded-For` names the client (`Request.clientAddress`).
+    public var trustedProxies: TrustedProxies
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 4, maxConnections: Int = 1024,
                 maxConnectionsPerIP: Int = 64, maxBodyBytes: Int = 1_048_576, idleTimeoutSeconds: Int = 30,
-                requestTimeoutSeconds: Int = 10) {
+                requestTimeoutSeconds: Int = 10, trustedProxies: TrustedProxies = .none) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -25,6 +27,7 @@ public struct ServerOptions: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.requestTimeoutSeconds = requestTimeoutSeconds
+        self.trustedProxies = trustedProxies
     }
 }
 

@@ -58,14 +58,18 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
 
     if pending.tooLarge { return answer(tooLargeResponse(server)) }
     server.deadlines.requestReceived(connection)
+    let headers = Headers(collectValues(connection, kind: .HEADER_KIND))
+    let peer = clientAddress(connection)
     let request = Request(method: method.map { String(cString: $0) } ?? "GET",
                           path: url.map { String(cString: $0) } ?? "/",
                           query: collectValues(connection, kind: .GET_ARGUMENT_KIND).reduce(into: [:]) { query, pair in
                               if query[pair.0] == nil { query[pair.0] = pair.1 }
                           },
-                          headers: Headers(collectValues(connection, kind: .HEADER_KIND)),
+                          headers: headers,
                           body: pending.body,
-                          remoteAddress: clientAddress(connection))
+                          remoteAddress: peer,
+                          clientAddress: server.options.trustedProxies.clientAddress(
+                              peer: peer, forwardedFor: headers.values(of: "X-Forwarded-For")))
     pending.body = []
     // For HEAD, libmicrohttpd sends the headers (Content-Length included, as for GET) and no body.
     return queue(server.answer(request), on: connection)

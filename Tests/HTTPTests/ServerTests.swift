@@ -210,6 +210,27 @@ struct ServerTests {
         }
     }
 
+    @Test func theClientAddressFollowsForwardedForOnlyFromATrustedPeer() throws {
+        let seen = Locked<[String]>([])
+        let responder: Responder = { request, _ in
+            seen.withLock { $0.append(request.clientAddress) }
+            return Response.text("ok")
+        }
+        let forwarded = [("X-Forwarded-For", "6.6.6.6, 198.51.100.7")]
+        try withServer(responder: responder) { server in
+            let response = try RawConnection(port: server.port).request("GET", "/", headers: forwarded)
+            #expect(response.status == 200)
+        }
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.trustedProxies = try TrustedProxies(parsing: "127.0.0.0/8")
+        try withServer(options: options, responder: responder) { server in
+            let connection = try RawConnection(port: server.port)
+            #expect(try connection.request("GET", "/", headers: forwarded).status == 200)
+            #expect(try connection.request("GET", "/").status == 200)
+        }
+        #expect(seen.current == ["127.0.0.1", "198.51.100.7", "127.0.0.1"])
+    }
+
     @Test func aThrownUnknownErrorBecomesA500WithoutItsText() throws {
         struct LeakyError: Error, CustomStringConvertible { var description: String { "SELECT secret FROM users" } }
         try withServer(responder: { _, _ in throw LeakyError() }) { server in

@@ -15,6 +15,8 @@ public struct Config: Sendable {
         public var idleTimeoutSeconds = 30
         /// The most a request (headers and body) may take to arrive; an idle keep-alive connection too.
         public var requestTimeoutSeconds = 10
+        /// Comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed.
+        public var trustedProxies = ""
     }
 
     public struct Database: Sendable {
