@@ -9,6 +9,9 @@
 #include <string.h>
 #include <microhttpd.h>
 
+/* Sees each request's raw URI (before percent-decoding); its result becomes the request's context. */
+typedef void *(*shop_mhd_uri_logger)(void *cls, const char *uri, struct MHD_Connection *connection);
+
 /* MHD_start_daemon is variadic: Swift reaches it through this fixed-argument helper. */
 static inline struct MHD_Daemon *shop_mhd_start(unsigned int flags,
                                                 const char *ipv4,
@@ -17,6 +20,10 @@ static inline struct MHD_Daemon *shop_mhd_start(unsigned int flags,
                                                 void *handler_context,
                                                 MHD_RequestCompletedCallback completed,
                                                 void *completed_context,
+                                                shop_mhd_uri_logger uri_logger,
+                                                void *uri_logger_context,
+                                                MHD_NotifyConnectionCallback notify_connection,
+                                                void *notify_connection_context,
                                                 unsigned int threads,
                                                 unsigned int connection_limit,
                                                 unsigned int per_ip_limit,
@@ -37,6 +44,8 @@ static inline struct MHD_Daemon *shop_mhd_start(unsigned int flags,
                             MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_logger_context,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_context,
                             MHD_OPTION_END);
 }
 
@@ -44,6 +53,12 @@ static inline struct MHD_Daemon *shop_mhd_start(unsigned int flags,
 static inline uint16_t shop_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+/* The connection's socket, or -1. */
+static inline int shop_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /* The client's IPv4/IPv6 address as text, or an empty string. */

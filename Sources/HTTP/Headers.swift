@@ -13,6 +13,11 @@ public struct Headers: Sendable, Sequence {
         fields.first { Self.sameName($0.name, name) }?.value
     }
 
+    /// Every value of the field `name`, in the order received.
+    public func values(of name: String) -> [String] {
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
     /// Adds a field, keeping any existing one of the same name.
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name, value))

@@ -77,7 +77,9 @@ extension Response {
 
 extension Request {
     /// Decodes the JSON body; a missing body, bad JSON or a field of the wrong type is a 400
-    /// naming the field; a body of another content type is a 415.
+    /// naming the field; a body of another content type is a 415. JSON is UTF-8 (RFC 8259 §8.1):
+    /// a body that is not is refused whole, even where the bad bytes sit in a field nobody reads,
+    /// because Foundation would otherwise let them through.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         if let contentType = headers["Content-Type"]?.lowercased(),
            !contentType.hasPrefix("application/json") && !contentType.contains("+json") {
@@ -85,6 +87,9 @@ extension Request {
                             message: "Send the body as application/json.")
         }
         guard !body.isEmpty else { throw HTTPError.badRequest("The request needs a JSON body.") }
+        guard String(validating: body, as: UTF8.self) != nil else {
+            throw HTTPError.validation("The body is not valid UTF-8.")
+        }
         do {
             return try JSON.decoder().decode(T.self, from: Data(body))
         } catch let error as DecodingError {

@@ -7,19 +7,23 @@ public struct Request: Sendable {
     public let query: [String: String]
     public let headers: Headers
     public let body: [UInt8]
-    /// The client's IP address as text.
+    /// The socket peer's IP address as text (a reverse proxy, when there is one).
     public let remoteAddress: String
+    /// The client's IP address: `remoteAddress`, or what a trusted proxy reported in
+    /// `X-Forwarded-For` (see `TrustedProxies`). Per-client limits key on this.
+    public let clientAddress: String
     /// Values of the `:name` segments of the matched route.
     public internal(set) var parameters: [String: String] = [:]
 
     public init(method: String, path: String, query: [String: String] = [:], headers: Headers = Headers(),
-                body: [UInt8] = [], remoteAddress: String = "127.0.0.1") {
+                body: [UInt8] = [], remoteAddress: String = "127.0.0.1", clientAddress: String? = nil) {
         self.method = method.uppercased()
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.clientAddress = clientAddress ?? remoteAddress
     }
 
     /// A route parameter, or a 404 when absent (a route that names it always has it).

@@ -11,9 +11,14 @@ public struct ServerOptions: Sendable {
     public var maxConnectionsPerIP: Int
     public var maxBodyBytes: Int
     public var idleTimeoutSeconds: Int
+    /// The most a request (headers and body) may take to arrive, however steadily it trickles in.
+    public var requestTimeoutSeconds: Int
+    /// Peers whose `X-Forwarded-For` names the client (`Request.clientAddress`).
+    public var trustedProxies: TrustedProxies
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 4, maxConnections: Int = 1024,
-                maxConnectionsPerIP: Int = 64, maxBodyBytes: Int = 1_048_576, idleTimeoutSeconds: Int = 30) {
+                maxConnectionsPerIP: Int = 64, maxBodyBytes: Int = 1_048_576, idleTimeoutSeconds: Int = 30,
+                requestTimeoutSeconds: Int = 10, trustedProxies: TrustedProxies = .none) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -21,6 +26,8 @@ public struct ServerOptions: Sendable {
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.requestTimeoutSeconds = requestTimeoutSeconds
+        self.trustedProxies = trustedProxies
     }
 }
 
@@ -30,11 +37,15 @@ public struct ServerError: Error, CustomStringConvertible {
 }
 
 /// An HTTP/1.1 server over libmicrohttpd: an epoll thread pool, keep-alive, a body limit,
-/// connection limits and an idle timeout. Handlers run synchronously on its worker threads.
+/// connection limits, an idle timeout and a request timeout (`RequestDeadlines`). Handlers run synchronously on its worker threads.
 public final class Server: @unchecked Sendable {
     public let options: ServerOptions
     let responder: Responder
+    let deadlines: RequestDeadlines
     private var daemon: OpaquePointer?
+    /// Closes connections whose request is overdue; runs on its own queue from `start()` to `stop()`.
+    private var watchdog: (any DispatchSourceTimer)?
+    private let watchdogQueue = DispatchQueue(label: "http.request-deadlines")
     private let inFlight = NSCondition()
     private var activeRequests = 0
 
@@ -45,9 +56,11 @@ public final class Server: @unchecked Sendable {
     public init(options: ServerOptions, responder: @escaping Responder) {
         self.options = options
         self.responder = responder
+        self.deadlines = RequestDeadlines(timeoutSeconds: options.requestTimeoutSeconds)
     }
 
     deinit {
+        stopWatchdog()
         if let daemon { MHD_stop_daemon(daemon) }
     }
 
@@ -59,6 +72,8 @@ public final class Server: @unchecked Sendable {
         daemon = shop_mhd_start(UInt32(flags), options.host, options.port,
                                 serverAccessHandler, context,
                                 serverRequestCompleted, context,
+                                serverRequestLineRead, nil,
+                                serverConnectionNotified, context,
                                 UInt32(max(1, options.threads)),
                                 UInt32(max(1, options.maxConnections)),
                                 UInt32(max(0, options.maxConnectionsPerIP)),
@@ -68,6 +83,26 @@ public final class Server: @unchecked Sendable {
             throw ServerError(description: "cannot listen on \(options.host):\(options.port) (address in use or not an IPv4 address?)")
         }
         port = shop_mhd_bound_port(daemon)
+        startWatchdog()
+    }
+
+    /// Checks deadlines a few times per timeout (at least once a second), so an overdue request
+    /// is cut off within about a quarter of the timeout past it.
+    private func startWatchdog() {
+        let interval = min(1.0, max(0.05, Double(options.requestTimeoutSeconds) / 4))
+        let timer = DispatchSource.makeTimerSource(queue: watchdogQueue)
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [deadlines] in deadlines.shutDownOverdue() }
+        timer.resume()
+        watchdog = timer
+    }
+
+    /// Cancels the watchdog and waits out a sweep already running.
+    private func stopWatchdog() {
+        guard let watchdog else { return }
+        watchdog.cancel()
+        watchdogQueue.sync {}
+        self.watchdog = nil
     }
 
     /// Stops accepting, lets in-flight requests finish (up to `grace` seconds), then closes everything.
@@ -81,6 +116,7 @@ public final class Server: @unchecked Sendable {
         inFlight.unlock()
         MHD_stop_daemon(daemon)
         self.daemon = nil
+        stopWatchdog()
     }
 
     /// Requests begun and not yet completed.
@@ -117,8 +153,43 @@ public final class Server: @unchecked Sendable {
 
 /// Per-request state kept by libmicrohttpd between calls of the access handler.
 final class PendingRequest {
+    /// The raw path holds a percent-encoded NUL or other control character, which
+    /// libmicrohttpd's decoding would hide (it cuts the path at a `%00`).
+    let pathHasControlCharacter: Bool
+    /// The access handler has seen this request's headers (and counted it in flight).
+    var began = false
     var body: [UInt8] = []
     /// Body bytes seen, kept or not.
     var received = 0
     var tooLarge = false
+
+    init(pathHasControlCharacter: Bool = false) {
+        self.pathHasControlCharacter = pathHasControlCharacter
+    }
+
+    /// True when the path part of `target` (up to `?`) has a control character, encoded (`%00`,
+    /// `%0a`, `%7F`) or raw.
+    static func pathHasControlCharacter(_ target: UnsafePointer<CChar>) -> Bool {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
+            }
+        }
+        let bytes = UnsafeRawPointer(target).assumingMemoryBound(to: UInt8.self)
+        var index = 0
+        while bytes[index] != 0 && bytes[index] != UInt8(ascii: "?") {
+            var byte = bytes[index]
+            if byte == UInt8(ascii: "%"), bytes[index + 1] != 0, let high = hex(bytes[index + 1]),
+               bytes[index + 2] != 0, let low = hex(bytes[index + 2]) {
+                byte = high << 4 | low
+                index += 2
+            }
+            if byte < 0x20 || byte == 0x7F { return true }
+            index += 1
+        }
+        return false
+    }
 }

@@ -9,18 +9,30 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
 
-    guard let existing = requestContext.pointee else {
-        let pending = PendingRequest()
-        requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
+    if requestContext.pointee == nil {
+        requestContext.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
+    }
+    guard let existing = requestContext.pointee else { return .NO }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+    /// Every answer stops the request clock: from here on the time is the handler's, not the client's.
+    func answer(_ response: Response) -> MHD_Result {
+        server.deadlines.requestReceived(connection)
+        return queue(response, on: connection)
+    }
+
+    if !pending.began {
+        pending.began = true
         server.requestBegan()
+        if pending.pathHasControlCharacter {
+            return answer(HTTPError.badRequest("The path must not contain control characters such as %00.").response)
+        }
         if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
            let declared = Int(String(cString: length)), declared > server.options.maxBodyBytes {
             // Answer before reading a body we will not accept; libmicrohttpd closes the connection after it.
-            return queue(tooLargeResponse(server), on: connection)
+            return answer(tooLargeResponse(server))
         }
         return .YES
     }
-    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
 
     if uploadDataSize.pointee > 0 {
         let size = uploadDataSize.pointee
@@ -44,26 +56,52 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
         return .YES
     }
 
-    if pending.tooLarge { return queue(tooLargeResponse(server), on: connection) }
+    if pending.tooLarge { return answer(tooLargeResponse(server)) }
+    server.deadlines.requestReceived(connection)
+    let headers = Headers(collectValues(connection, kind: .HEADER_KIND))
+    let peer = clientAddress(connection)
     let request = Request(method: method.map { String(cString: $0) } ?? "GET",
                           path: url.map { String(cString: $0) } ?? "/",
                           query: collectValues(connection, kind: .GET_ARGUMENT_KIND).reduce(into: [:]) { query, pair in
                               if query[pair.0] == nil { query[pair.0] = pair.1 }
                           },
-                          headers: Headers(collectValues(connection, kind: .HEADER_KIND)),
+                          headers: headers,
                           body: pending.body,
-                          remoteAddress: clientAddress(connection))
+                          remoteAddress: peer,
+                          clientAddress: server.options.trustedProxies.clientAddress(
+                              peer: peer, forwardedFor: headers.values(of: "X-Forwarded-For")))
     pending.body = []
     // For HEAD, libmicrohttpd sends the headers (Content-Length included, as for GET) and no body.
     return queue(server.answer(request), on: connection)
 }
 
+/// Called when libmicrohttpd opens a connection and again before it closes the socket.
+let serverConnectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let deadlines = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines
+    if code == .CONNECTION_NOTIFY_STARTED {
+        deadlines.opened(connection, socket: shop_mhd_connection_fd(connection))
+    } else if code == .CONNECTION_NOTIFY_CLOSED {
+        deadlines.closed(connection)
+    }
+}
+
+/// Called with the request line's raw target, before libmicrohttpd percent-decodes it (and a
+/// `%00` cuts the path short): the request's state starts here, holding what the raw path showed.
+let serverRequestLineRead: shop_mhd_uri_logger = { _, uri, _ in
+    let pending = PendingRequest(pathHasControlCharacter: uri.map(PendingRequest.pathHasControlCharacter) ?? false)
+    return Unmanaged.passRetained(pending).toOpaque()
+}
+
 /// Called when a request is finished (answered, failed or timed out): frees its state.
-let serverRequestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
-    guard let cls, let requestContext, let pending = requestContext.pointee else { return }
-    Unmanaged<PendingRequest>.fromOpaque(pending).release()
+let serverRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
+    guard let cls else { return }
+    if let connection { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines.responseFinished(connection) }
+    guard let requestContext, let existing = requestContext.pointee else { return }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeRetainedValue()
     requestContext.pointee = nil
-    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestEnded()
+    // A request that failed before its headers were read never counted as in flight.
+    if pending.began { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestEnded() }
 }
 
 private func tooLargeResponse(_ server: Server) -> Response {

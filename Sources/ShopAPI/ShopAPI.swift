@@ -16,7 +16,7 @@ public struct ShopAPI: Sendable {
         let requestID = RequestIDMiddleware(makeID: { Hex.encode(random.bytes(8)) }) { request, response, id, ms in
             guard logger.minimumLevel <= .info else { return }
             logger.info("request", ["method": request.method, "path": request.path, "status": String(response.status.code),
-                                    "ms": String(format: "%.1f", ms), "id": id])
+                                    "ms": String(format: "%.1f", ms), "id": id, "ip": request.clientAddress])
         }
         let errors = ErrorMiddleware(map: ErrorMapping.map) { error, request, context in
             logger.error("unhandled error", ["id": context.requestID, "path": request.path, "error": String(describing: error)])

@@ -173,4 +173,17 @@ struct JSONTests {
         let bare = String(decoding: HTTPError.notFound().response.body, as: UTF8.self)
         #expect(bare == #"{"error":{"code":"not_found","message":"Not found."}}"#)
     }
+
+    @Test func aBodyWithInvalidUTF8IsRefusedEvenInAFieldTheEndpointIgnores() throws {
+        var headers = Headers()
+        headers.set("Content-Type", "application/json")
+        // 0xC3 0x28 is a broken two-byte sequence; 0xFF never appears in UTF-8.
+        for bad: [UInt8] in [[0xC3, 0x28], [0xFF], [0xED, 0xA0, 0x80]] {
+            let body = Array(#"{"sku_id": 7, "quantity": 2, "note": ""#.utf8) + bad + Array(#""}"#.utf8)
+            let request = Request(method: "POST", path: "/", headers: headers, body: body)
+            #expect(throws: HTTPError.validation("The body is not valid UTF-8.")) {
+                try request.decode(AddItemRequest.self)
+            }
+        }
+    }
 }

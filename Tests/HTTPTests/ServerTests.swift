@@ -192,6 +192,45 @@ struct ServerTests {
         }
     }
 
+    @Test func aPercentEncodedNulOrControlCharacterInThePathIs400() throws {
+        let reached = Locked<[String]>([])
+        try withServer(responder: { request, _ in
+            reached.withLock { $0.append(request.path) }
+            return Response.text("served \(request.path)")
+        }) { server in
+            for target in ["/assets/app.js%00.png", "/a%00", "/a%0ab", "/a%0D%0Ab", "/a%1f", "/a%7F", "/a%00?q=1"] {
+                // Answered before any body is read, so the server closes each connection after it.
+                let response = try RawConnection(port: server.port).request("GET", target)
+                #expect(response.status == 400, "\(target)")
+                #expect(try response.errorDetail()["code"] as? String == "invalid_request", "\(target)")
+            }
+            // Percent-encoded text and a %00 in the query are not the path's business.
+            #expect(try RawConnection(port: server.port).request("GET", "/a%20b%E7%8E%AB?q=%00").status == 200)
+            #expect(reached.current == ["/a b玫"])
+        }
+    }
+
+    @Test func theClientAddressFollowsForwardedForOnlyFromATrustedPeer() throws {
+        let seen = Locked<[String]>([])
+        let responder: Responder = { request, _ in
+            seen.withLock { $0.append(request.clientAddress) }
+            return Response.text("ok")
+        }
+        let forwarded = [("X-Forwarded-For", "6.6.6.6, 198.51.100.7")]
+        try withServer(responder: responder) { server in
+            let response = try RawConnection(port: server.port).request("GET", "/", headers: forwarded)
+            #expect(response.status == 200)
+        }
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.trustedProxies = try TrustedProxies(parsing: "127.0.0.0/8")
+        try withServer(options: options, responder: responder) { server in
+            let connection = try RawConnection(port: server.port)
+            #expect(try connection.request("GET", "/", headers: forwarded).status == 200)
+            #expect(try connection.request("GET", "/").status == 200)
+        }
+        #expect(seen.current == ["127.0.0.1", "198.51.100.7", "127.0.0.1"])
+    }
+
     @Test func aThrownUnknownErrorBecomesA500WithoutItsText() throws {
         struct LeakyError: Error, CustomStringConvertible { var description: String { "SELECT secret FROM users" } }
         try withServer(responder: { _, _ in throw LeakyError() }) { server in
@@ -285,6 +324,83 @@ struct ServerTests {
         server.stop(grace: 10)
         #expect(Date().timeIntervalSince(started) < 5, "an idle keep-alive connection does not hold stop up")
         #expect(RawConnection.connectErrno(port: port) == ECONNREFUSED)
+    }
+
+    /// Sends `bytes` one at a time every `interval` seconds; the seconds until the server closed
+    /// the connection, or nil if it was still open after the last byte.
+    private func trickle(_ bytes: [UInt8], every interval: Double, on connection: RawConnection,
+                         started: Date) -> Double? {
+        for byte in bytes {
+            if (try? connection.send([byte])) == nil { return Date().timeIntervalSince(started) }
+            var poller = pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, Int32(interval * 1_000)) > 0 {
+                var scratch = [UInt8](repeating: 0, count: 4_096)
+                if scratch.withUnsafeMutableBytes({ recv(connection.fd, $0.baseAddress, $0.count, 0) }) <= 0 {
+                    return Date().timeIntervalSince(started)
+                }
+            }
+        }
+        return nil
+    }
+
+    @Test func headersTrickledByteByByteAreCutOffAtTheRequestTimeout() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.requestTimeoutSeconds = 1
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port)
+            let head = Array("GET /echo/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 40)
+            // One byte every half second keeps the idle timeout (silence) from ever firing.
+            let closedAfter = trickle(head, every: 0.5, on: connection, started: Date())
+            let seconds = try #require(closedAfter, "the connection outlived 20 s of trickled headers")
+            #expect(seconds >= 0.9 && seconds < 3.5, "closed after \(seconds) s")
+        }
+    }
+
+    @Test func aBodyTrickledByteByByteIsCutOffAtTheRequestTimeout() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.requestTimeoutSeconds = 1
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port)
+            try connection.send("POST /body HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                + "Content-Length: 100\r\n\r\n")
+            let started = Date()
+            let closedAfter = trickle([UInt8](repeating: 0x20, count: 40), every: 0.5, on: connection, started: started)
+            let seconds = try #require(closedAfter, "the connection outlived 20 s of trickled body")
+            #expect(seconds >= 0.9 && seconds < 3.5, "closed after \(seconds) s")
+        }
+    }
+
+    @Test func keepAliveRequestsAndSlowHandlersOutlastTheRequestTimeout() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.requestTimeoutSeconds = 1
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port)
+            let started = Date()
+            // Each request arrives promptly, so the connection lives well past one timeout.
+            for n in 0..<8 {
+                let response = try connection.request("GET", "/echo/\(n)")
+                #expect(response.status == 200)
+                #expect(response.text == String(n))
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            #expect(Date().timeIntervalSince(started) > 2)
+            // The timeout bounds receiving a request, not the handler's work on it.
+            let slow = try connection.request("GET", "/slow")
+            #expect(slow.status == 200)
+            #expect(slow.text == "done")
+        }
+    }
+
+    @Test func anIdleKeepAliveConnectionIsClosedAfterTheRequestTimeout() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.requestTimeoutSeconds = 1
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port, timeout: 5)
+            #expect(try connection.request("GET", "/echo/1").status == 200)
+            let started = Date()
+            #expect(connection.isClosedByPeer())
+            #expect(Date().timeIntervalSince(started) < 3.5)
+        }
     }
 
     @Test func aBusyPortIsReportedAsAnError() throws {

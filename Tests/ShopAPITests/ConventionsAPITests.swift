@@ -54,6 +54,26 @@ struct ConventionsAPITests {
         expectError(try app.send(empty), 400, "invalid_request")
     }
 
+    @Test func aJSONBodyWithInvalidUTF8Is400ValidationFailed() throws {
+        let app = try TestAPI()
+        let body = Array(#"{"phone": "13800138000", "purpose": "register", "locale": ""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
+        let request = Request(method: "POST", path: "/api/v1/auth/verification-codes", query: [:],
+                              headers: Headers([("Content-Type", "application/json")]), body: body, remoteAddress: "10.0.0.1")
+        expectError(try app.send(request), 400, "validation_failed")
+    }
+
+    @Test func theStorefrontForbidsFramingOfItsPageAndAssets() throws {
+        let app = try TestAPI()
+        for path in ["/", "/assets/app.js", "/assets/style.css"] {
+            let response = try app.send("GET", path)
+            #expect(response.status == 200, "\(path)")
+            #expect(response.headers["X-Frame-Options"] == "DENY", "\(path)")
+            let policy = try #require(response.headers["Content-Security-Policy"], "\(path)")
+            #expect(policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                        .contains("frame-ancestors 'none'"), "\(path)")
+        }
+    }
+
     @Test func unknownFieldsAreIgnored() throws {
         let app = try TestAPI()
         let response = try app.send("POST", "/api/v1/auth/verification-codes",

@@ -48,7 +48,7 @@ struct AuthController {
     /// Sends a code; 429 `code_cooldown` with `retry_after` drives the client's countdown.
     func requestCode(_ request: Request, _ context: Context) throws -> Response {
         let body = try request.decode(CodeRequest.self)
-        let receipt = try verification.requestCode(phone: body.phone, purpose: body.purpose, clientIP: request.remoteAddress)
+        let receipt = try verification.requestCode(phone: body.phone, purpose: body.purpose, clientIP: request.clientAddress)
         return try .json(CodeResponse(retryAfter: receipt.retryAfter, expiresIn: receipt.expiresIn), status: .accepted)
     }
 
@@ -65,7 +65,7 @@ struct AuthController {
     func login(_ request: Request, _ context: Context) throws -> Response {
         let body = try request.decode(LoginRequest.self)
         let credential = try Credential(passwordMD5: body.passwordMD5, password: body.password)
-        let session = try accounts.login(phone: body.phone, credential: credential, clientIP: request.remoteAddress)
+        let session = try accounts.login(phone: body.phone, credential: credential, clientIP: request.clientAddress)
         return try .json(SessionResponse(session))
     }
 

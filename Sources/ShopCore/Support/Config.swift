@@ -13,6 +13,10 @@ public struct Config: Sendable {
         public var maxConnectionsPerIP = 64
         public var maxBodyBytes = 1_048_576
         public var idleTimeoutSeconds = 30
+        /// The most a request (headers and body) may take to arrive; an idle keep-alive connection too.
+        public var requestTimeoutSeconds = 10
+        /// Comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed.
+        public var trustedProxies = ""
     }
 
     public struct Database: Sendable {

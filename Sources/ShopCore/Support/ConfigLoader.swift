@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Config {
     /// Defaults, then the JSON file at `path` (if given), then `SHOP_<SECTION>_<KEY>` variables.
@@ -27,6 +30,7 @@ extension Config {
     public static let keys: [String] = [
         "server.host", "server.port", "server.threads", "server.max_connections", "server.max_connections_per_ip",
         "server.max_body_bytes", "server.idle_timeout_seconds",
+        "server.request_timeout_seconds", "server.trusted_proxies",
         "database.path", "database.migrations_path", "database.readers",
         "cart.max_items",
         "verification.sender", "verification.file_path", "verification.webhook_url",
@@ -77,6 +81,8 @@ extension Config {
         try reader.int("server.max_connections_per_ip", &server.maxConnectionsPerIP, 1...100_000)
         try reader.int("server.max_body_bytes", &server.maxBodyBytes, 1_024...(64 * 1_048_576))
         try reader.int("server.idle_timeout_seconds", &server.idleTimeoutSeconds, 1...3_600)
+        try reader.int("server.request_timeout_seconds", &server.requestTimeoutSeconds, 1...3_600)
+        try reader.addresses("server.trusted_proxies", &server.trustedProxies)
         try reader.string("database.path", &database.path)
         try reader.string("database.migrations_path", &database.migrationsPath)
         try reader.int("database.readers", &database.readers, 1...64)
@@ -143,6 +149,24 @@ private struct ValueReader {
         target = text.split(whereSeparator: { $0 == "," || $0 == "，" })
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
             .filter { !$0.isEmpty }
+    }
+
+    /// A comma-separated list of IPv4/IPv6 addresses or CIDR blocks (`10.0.0.0/8, ::1`), possibly empty.
+    func addresses(_ key: String, _ target: inout String) throws {
+        guard let text = values[key] else { return }
+        for entry in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
+            let parts = entry.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            var v4 = in_addr()
+            var v6 = in6_addr()
+            let width = inet_pton(AF_INET, parts[0], &v4) == 1 ? 32 : inet_pton(AF_INET6, parts[0], &v6) == 1 ? 128 : 0
+            let prefixIsValid = parts.count == 1
+                || (parts.count == 2 && !parts[1].isEmpty && parts[1].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+                    && (Int(parts[1]).map { $0 <= width } ?? false))
+            guard width > 0, parts.count <= 2, prefixIsValid else {
+                throw ConfigError(key: key, reason: "\"\(entry)\" is not an IP address or CIDR block")
+            }
+        }
+        target = text
     }
 
     func choice<T: RawRepresentable<String>>(_ key: String, _ target: inout T) throws {

@@ -45,10 +45,17 @@ struct ServeCommand: Command {
         }
         let shop = try ShopEnvironment.openShop(config, logger: logger)
         let api = ShopAPI(shop: shop)
+        let trustedProxies: TrustedProxies
+        do {
+            trustedProxies = try TrustedProxies(parsing: config.server.trustedProxies)
+        } catch {
+            throw CommandFailure(description: "config server.trusted_proxies: \(error)")
+        }
         let server = Server(options: ServerOptions(
             host: config.server.host, port: UInt16(config.server.port), threads: config.server.threads,
             maxConnections: config.server.maxConnections, maxConnectionsPerIP: config.server.maxConnectionsPerIP,
-            maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds),
+            maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds,
+            requestTimeoutSeconds: config.server.requestTimeoutSeconds, trustedProxies: trustedProxies),
             responder: api.responder)
         try server.start()
         let sweeper = BackgroundSweeper(shop: shop, logger: logger)

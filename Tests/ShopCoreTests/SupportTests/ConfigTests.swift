@@ -16,6 +16,8 @@ struct ConfigTests {
             "server.max_connections": "\(c.server.maxConnections)",
             "server.max_connections_per_ip": "\(c.server.maxConnectionsPerIP)",
             "server.max_body_bytes": "\(c.server.maxBodyBytes)", "server.idle_timeout_seconds": "\(c.server.idleTimeoutSeconds)",
+            "server.request_timeout_seconds": "\(c.server.requestTimeoutSeconds)",
+            "server.trusted_proxies": c.server.trustedProxies,
             "database.path": c.database.path, "database.migrations_path": c.database.migrationsPath,
             "database.readers": "\(c.database.readers)",
             "cart.max_items": "\(c.cart.maxItems)",
@@ -51,6 +53,7 @@ struct ConfigTests {
     static let overrides: [String: String] = [
         "server.host": "0.0.0.0", "server.port": "9000", "server.threads": "3", "server.max_connections": "10",
         "server.max_connections_per_ip": "5", "server.max_body_bytes": "2048", "server.idle_timeout_seconds": "7",
+        "server.request_timeout_seconds": "4", "server.trusted_proxies": "10.0.0.1, 192.168.0.0/16, fd00::/8",
         "database.path": "/tmp/x.sqlite", "database.migrations_path": "/opt/migrations", "database.readers": "2",
         "cart.max_items": "50",
         "verification.sender": "file", "verification.file_path": "/tmp/codes.jsonl",
@@ -92,6 +95,8 @@ struct ConfigTests {
         #expect(config.server.maxConnectionsPerIP == 64)
         #expect(config.server.maxBodyBytes == 1_048_576)
         #expect(config.server.idleTimeoutSeconds == 30)
+        #expect(config.server.requestTimeoutSeconds == 10)
+        #expect(config.server.trustedProxies == "")
         #expect(config.database.path == "data/shop.sqlite")
         #expect(config.database.migrationsPath == "Migrations")
         #expect(config.database.readers == 4)
@@ -177,6 +182,20 @@ struct ConfigTests {
             try Config.load(path: Self.shopJSON, environment: [variable: value])
         }
         #expect(error?.key == key)
+    }
+
+    @Test("A trusted proxy that is not an address or CIDR block names its key", arguments: [
+        "10.0.0", "10.0.0.1/33", "::1/129", "10.0.0.1/", "proxy.internal", "10.0.0.1, 10.0.0.0/x",
+    ])
+    func aBadTrustedProxyIsRefused(_ value: String) throws {
+        #expect(throws: ConfigError.self) { try Config.load(path: nil, environment: ["SHOP_SERVER_TRUSTED_PROXIES": value]) }
+        do {
+            _ = try Config.load(path: nil, environment: ["SHOP_SERVER_TRUSTED_PROXIES": value])
+        } catch let error as ConfigError {
+            #expect(error.key == "server.trusted_proxies")
+        }
+        let good = try Config.load(path: nil, environment: ["SHOP_SERVER_TRUSTED_PROXIES": "10.0.0.1, 192.168.0.0/16, 2001:db8::/32"])
+        #expect(good.server.trustedProxies == "10.0.0.1, 192.168.0.0/16, 2001:db8::/32")
     }
 
     @Test func environmentVariablesThatAreNotSettingsAreIgnored() throws {
