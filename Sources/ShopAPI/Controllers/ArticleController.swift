@@ -55,7 +55,7 @@ struct ArticleController {
     /// One article; reading it counts a view, once a day per reader (the user, else the client IP).
     func show(_ request: Request, _ context: Context) throws -> Response {
         try .json(ArticleResponse(articles.read(ArticleID(try request.idParameter()), viewer: context.optionalUser,
-                                                clientIP: request.remoteAddress)))
+                                                clientIP: request.clientAddress)))
     }
 
     func comments(_ request: Request, _ context: Context) throws -> Response {

@@ -57,7 +57,7 @@ struct AuthController {
         let body = try request.decode(RegisterRequest.self)
         let credential = try Credential(passwordMD5: body.passwordMD5, password: body.password)
         let session = try accounts.register(phone: body.phone, code: body.code, credential: credential, nickname: body.nickname,
-                                           clientIP: request.remoteAddress)
+                                           clientIP: request.clientAddress)
         return try .json(SessionResponse(session), status: .created)
     }
 
@@ -79,7 +79,7 @@ struct AuthController {
     func resetPassword(_ request: Request, _ context: Context) throws -> Response {
         let body = try request.decode(ResetRequest.self)
         let credential = try Credential(passwordMD5: body.passwordMD5, password: body.password)
-        try accounts.resetPassword(phone: body.phone, code: body.code, credential: credential, clientIP: request.remoteAddress)
+        try accounts.resetPassword(phone: body.phone, code: body.code, credential: credential, clientIP: request.clientAddress)
         return .empty()
     }
 }

@@ -27,7 +27,7 @@ struct CatalogController {
                                  maxPriceCents: try request.queryInt("max_price_cents"),
                                  sort: try request.queryEnum("sort", ProductSort.self),
                                  page: try request.pageRequest(),
-                                 searcher: Visitor(user: context.optionalUser, clientIP: request.remoteAddress))
+                                 searcher: Visitor(user: context.optionalUser, clientIP: request.clientAddress))
         return try .json(PageResponse(try catalog.products(query), ProductSummaryResponse.init))
     }
 
