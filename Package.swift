@@ -17,15 +17,18 @@ let package = Package(
 
         // Swift wrappers: the only targets that import a C module.
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
-        .target(name: "SQLite", dependencies: ["CSQLite", "Crypto"]),
+        // The engine-neutral face of storage: the SQL value (interpolation binds), values and rows.
+        .target(name: "SQL"),
+        .target(name: "SQLite", dependencies: ["CSQLite", "SQL", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
-        .target(name: "ShopCore", dependencies: ["SQLite", "Crypto"]),
+        .target(name: "ShopCore", dependencies: ["SQL", "SQLite", "Crypto"]),
         .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP"], resources: [.copy("Public")]),
         .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "SQLite", "HTTP"]),
 
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "SQLTests", dependencies: ["SQL"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).

@@ -1,4 +1,5 @@
 import CSQLite
+import SQL
 
 /// How a connection is opened and tuned.
 public struct ConnectionOptions: Sendable {
@@ -70,27 +71,16 @@ public final class Connection {
 
     /// Runs a statement that returns no rows; answers the number of rows it changed.
     @discardableResult
-    public func run(_ sql: String, _ bindings: any SQLBindable...) throws -> Int {
-        try run(sql, bindings: bindings)
-    }
-
-    @discardableResult
-    public func run(_ sql: String, bindings: [any SQLBindable]) throws -> Int {
-        let statement = try prepare(sql)
-        try statement.bind(bindings)
+    public func run(_ sql: SQL) throws -> Int {
+        let statement = try prepared(sql)
         defer { statement.reset() }
         while try statement.step() {}
         return Int(sqlite3_changes(handle))
     }
 
     /// All rows of a query.
-    public func query(_ sql: String, _ bindings: any SQLBindable...) throws -> [Row] {
-        try query(sql, bindings: bindings)
-    }
-
-    public func query(_ sql: String, bindings: [any SQLBindable]) throws -> [Row] {
-        let statement = try prepare(sql)
-        try statement.bind(bindings)
+    public func query(_ sql: SQL) throws -> [Row] {
+        let statement = try prepared(sql)
         defer { statement.reset() }
         var rows: [Row] = []
         while try statement.step() { rows.append(statement.currentRow()) }
@@ -98,24 +88,78 @@ public final class Connection {
     }
 
     /// The first row of a query, or nil.
-    public func queryOne(_ sql: String, _ bindings: any SQLBindable...) throws -> Row? {
-        try queryOne(sql, bindings: bindings)
-    }
-
-    public func queryOne(_ sql: String, bindings: [any SQLBindable]) throws -> Row? {
-        let statement = try prepare(sql)
-        try statement.bind(bindings)
+    public func queryOne(_ sql: SQL) throws -> Row? {
+        let statement = try prepared(sql)
         defer { statement.reset() }
         return try statement.step() ? statement.currentRow() : nil
     }
 
-    /// The first column of the first row as an integer (`COUNT(*)`, `MAX(id)`), or nil.
-    public func scalarInt(_ sql: String, _ bindings: any SQLBindable...) throws -> Int64? {
-        try scalarInt(sql, bindings: bindings)
+    /// The first column of the first row as `T` (`COUNT(*)`, `MAX(id)`), or nil when there is no
+    /// row or the value is NULL; a value of another type throws.
+    public func scalar<T: SQLDecodable>(_ sql: SQL, as type: T.Type = T.self) throws -> T? {
+        guard let row = try queryOne(sql) else { return nil }
+        return try row.decode(at: 0, as: T?.self)
     }
 
-    public func scalarInt(_ sql: String, bindings: [any SQLBindable]) throws -> Int64? {
-        guard let row = try queryOne(sql, bindings: bindings) else { return nil }
+    /// `scalar(sql, as: Int64.self)`.
+    public func scalarInt(_ sql: SQL) throws -> Int64? {
+        try scalar(sql, as: Int64.self)
+    }
+
+    /// The cached statement for the rendered text, with the values bound.
+    private func prepared(_ sql: SQL) throws -> Statement {
+        let (text, values) = sql.render { _ in "?" }
+        let statement = try prepare(text)
+        try statement.bind(values)
+        return statement
+    }
+
+    // Transitional: the stores move to `SQL` values one module at a time; these go when none is left.
+
+    @discardableResult
+    public func legacyRun(_ sql: String, _ bindings: any SQLBindable...) throws -> Int {
+        try legacyRun(sql, bindings: bindings)
+    }
+
+    @discardableResult
+    public func legacyRun(_ sql: String, bindings: [any SQLBindable]) throws -> Int {
+        let statement = try prepare(sql)
+        try statement.bind(bindings.map(\.sqlValue))
+        defer { statement.reset() }
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    public func legacyQuery(_ sql: String, _ bindings: any SQLBindable...) throws -> [Row] {
+        try legacyQuery(sql, bindings: bindings)
+    }
+
+    public func legacyQuery(_ sql: String, bindings: [any SQLBindable]) throws -> [Row] {
+        let statement = try prepare(sql)
+        try statement.bind(bindings.map(\.sqlValue))
+        defer { statement.reset() }
+        var rows: [Row] = []
+        while try statement.step() { rows.append(statement.currentRow()) }
+        return rows
+    }
+
+    public func legacyQueryOne(_ sql: String, _ bindings: any SQLBindable...) throws -> Row? {
+        try legacyQueryOne(sql, bindings: bindings)
+    }
+
+    public func legacyQueryOne(_ sql: String, bindings: [any SQLBindable]) throws -> Row? {
+        let statement = try prepare(sql)
+        try statement.bind(bindings.map(\.sqlValue))
+        defer { statement.reset() }
+        return try statement.step() ? statement.currentRow() : nil
+    }
+
+    public func legacyScalarInt(_ sql: String, _ bindings: any SQLBindable...) throws -> Int64? {
+        try legacyScalarInt(sql, bindings: bindings)
+    }
+
+    public func legacyScalarInt(_ sql: String, bindings: [any SQLBindable]) throws -> Int64? {
+        guard let row = try legacyQueryOne(sql, bindings: bindings) else { return nil }
         switch row[0] {
         case .integer(let v): return v
         case .real(let v): return Int64(v)

@@ -1,3 +1,4 @@
+import SQL
 import Dispatch
 import Foundation
 

@@ -1,3 +1,4 @@
+import SQL
 import CSQLite
 
 /// An error reported by SQLite, with the statement that caused it.
@@ -38,11 +39,4 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         if let sql { return "SQLite error \(extendedCode): \(message) (in: \(sql))" }
         return "SQLite error \(extendedCode): \(message)"
     }
-}
-
-/// A misuse of the wrapper itself: a missing column or a value of another type.
-public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
-    public let column: String
-    public let reason: String
-    public var description: String { "column \(column): \(reason)" }
 }

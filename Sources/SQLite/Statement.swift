@@ -1,4 +1,5 @@
 import CSQLite
+import SQL
 
 /// A prepared statement. Owned by one `Connection`, which caches it by SQL text.
 public final class Statement {
@@ -22,8 +23,8 @@ public final class Statement {
         sqlite3_finalize(handle)
     }
 
-    /// Clears the previous run and binds `values` to the `?` parameters in order.
-    public func bind(_ values: [any SQLBindable]) throws {
+    /// Clears the previous run and binds `values` to the parameters in order.
+    public func bind(_ values: [SQLValue]) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
@@ -32,7 +33,7 @@ public final class Statement {
                               message: "expected \(expected) bindings, got \(values.count)", sql: sql)
         }
         for (offset, value) in values.enumerated() {
-            try bind(value.sqlValue, at: Int32(offset + 1))
+            try bind(value, at: Int32(offset + 1))
         }
     }
 
@@ -71,8 +72,8 @@ public final class Statement {
     public func currentRow() -> Row {
         let columns = columnNames()
         var values: [SQLValue] = []
-        values.reserveCapacity(columns.names.count)
-        for i in 0..<Int32(columns.names.count) {
+        values.reserveCapacity(columns.count)
+        for i in 0..<Int32(columns.count) {
             values.append(columnValue(i))
         }
         return Row(columns: columns, values: values)
@@ -82,7 +83,10 @@ public final class Statement {
         if let columnIndex { return columnIndex }
         let count = sqlite3_column_count(handle)
         let names = (0..<count).map { String(cString: sqlite3_column_name(handle, $0)) }
-        let index = ColumnIndex(names: names)
+        // The table a column comes from (Debian's SQLite has column metadata), so a decoding
+        // error can name it; nil for expressions.
+        let tables = (0..<count).map { sqlite3_column_table_name(handle, $0).map { String(cString: $0) } }
+        let index = ColumnIndex(names: names, tables: tables)
         columnIndex = index
         return index
     }

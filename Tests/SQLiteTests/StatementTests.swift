@@ -30,10 +30,10 @@ struct StatementTests {
             let codes = try pool.write { db -> [String] in
                 try db.execute(Self.schema)
                 for (index, code) in ["A", "B", "C"].enumerated() {
-                    #expect(try db.run("INSERT INTO skus (code, stock) VALUES (?, ?)", code, index) == 1)
+                    #expect(try db.legacyRun("INSERT INTO skus (code, stock) VALUES (?, ?)", code, index) == 1)
                 }
                 return try ["A", "C", "Z"].map { code in
-                    try db.queryOne("SELECT code FROM skus WHERE code = ?", code)?.string("code") ?? "-"
+                    try db.legacyQueryOne("SELECT code FROM skus WHERE code = ?", code)?.string("code") ?? "-"
                 }
             }
             #expect(codes == ["A", "C", "-"])
@@ -45,13 +45,13 @@ struct StatementTests {
             try pool.write { db in
                 try db.execute(Self.schema)
                 let sql = "INSERT INTO skus (code, stock) VALUES (?, ?)"
-                let tooFew = #expect(throws: SQLiteError.self) { try db.run(sql, "A") }
+                let tooFew = #expect(throws: SQLiteError.self) { try db.legacyRun(sql, "A") }
                 #expect(tooFew?.code == 25) // SQLITE_RANGE
                 #expect(tooFew?.sql == sql)
-                #expect(throws: SQLiteError.self) { try db.run(sql, "A", 1, 2) }
-                #expect(throws: SQLiteError.self) { try db.query("SELECT * FROM skus WHERE id = ?") }
-                #expect(try db.run(sql, "A", 1) == 1)
-                #expect(try db.scalarInt("SELECT COUNT(*) FROM skus") == 1)
+                #expect(throws: SQLiteError.self) { try db.legacyRun(sql, "A", 1, 2) }
+                #expect(throws: SQLiteError.self) { try db.legacyQuery("SELECT * FROM skus WHERE id = ?") }
+                #expect(try db.legacyRun(sql, "A", 1) == 1)
+                #expect(try db.legacyScalarInt("SELECT COUNT(*) FROM skus") == 1)
             }
         }
     }
@@ -61,8 +61,8 @@ struct StatementTests {
             try pool.write { db in
                 try db.execute(Self.schema)
                 let sql = "INSERT INTO skus (code, stock) VALUES (?, ?)"
-                try db.run(sql, "ROSE-11", 3)
-                let error = #expect(throws: SQLiteError.self) { try db.run(sql, "ROSE-11", 4) }
+                try db.legacyRun(sql, "ROSE-11", 3)
+                let error = #expect(throws: SQLiteError.self) { try db.legacyRun(sql, "ROSE-11", 4) }
                 #expect(error?.isUniqueViolation == true)
                 #expect(error?.isConstraintViolation == true)
                 #expect(error?.isCheckViolation == false)
@@ -72,7 +72,7 @@ struct StatementTests {
                 #expect(error?.description.contains(sql) == true)
                 #expect(error?.message.contains("UNIQUE") == true)
                 // The failed statement was reset: the same cached statement works again.
-                #expect(try db.run(sql, "ROSE-12", 4) == 1)
+                #expect(try db.legacyRun(sql, "ROSE-12", 4) == 1)
             }
         }
     }
@@ -81,9 +81,9 @@ struct StatementTests {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute(Self.schema)
-                try db.run("INSERT INTO skus (id, code, stock) VALUES (1, 'A', 0)")
+                try db.legacyRun("INSERT INTO skus (id, code, stock) VALUES (1, 'A', 0)")
                 let error = #expect(throws: SQLiteError.self) {
-                    try db.run("INSERT INTO skus (id, code, stock) VALUES (1, 'B', 0)")
+                    try db.legacyRun("INSERT INTO skus (id, code, stock) VALUES (1, 'B', 0)")
                 }
                 #expect(error?.isUniqueViolation == true)
             }
@@ -94,14 +94,14 @@ struct StatementTests {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute(Self.schema)
-                try db.run("INSERT INTO skus (code, stock) VALUES ('A', 1)")
+                try db.legacyRun("INSERT INTO skus (code, stock) VALUES ('A', 1)")
                 let sql = "UPDATE skus SET stock = stock - ? WHERE code = ?"
-                let error = #expect(throws: SQLiteError.self) { try db.run(sql, 2, "A") }
+                let error = #expect(throws: SQLiteError.self) { try db.legacyRun(sql, 2, "A") }
                 #expect(error?.isCheckViolation == true)
                 #expect(error?.isConstraintViolation == true)
                 #expect(error?.isUniqueViolation == false)
                 #expect(error?.sql == sql)
-                #expect(try db.scalarInt("SELECT stock FROM skus WHERE code = 'A'") == 1)
+                #expect(try db.legacyScalarInt("SELECT stock FROM skus WHERE code = 'A'") == 1)
             }
         }
     }
@@ -124,7 +124,7 @@ struct StatementTests {
         try withTemporaryPool { pool in
             try pool.write { db in
                 let sql = "SELEC 1"
-                let error = #expect(throws: SQLiteError.self) { try db.query(sql) }
+                let error = #expect(throws: SQLiteError.self) { try db.legacyQuery(sql) }
                 #expect(error?.sql == sql)
                 #expect(error?.code == 1) // SQLITE_ERROR
             }
@@ -135,12 +135,12 @@ struct StatementTests {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute(Self.schema)
-                try db.run("INSERT INTO skus (code, stock) VALUES ('A', 1)")
+                try db.legacyRun("INSERT INTO skus (code, stock) VALUES ('A', 1)")
                 let id = db.lastInsertRowID
-                #expect(try db.scalarInt("SELECT id FROM skus WHERE code = 'A'") == id)
-                try db.run("INSERT INTO skus (code, stock) VALUES ('B', 1)")
-                #expect(try db.run("UPDATE skus SET stock = 5") == 2)
-                #expect(try db.run("DELETE FROM skus WHERE code = 'nope'") == 0)
+                #expect(try db.legacyScalarInt("SELECT id FROM skus WHERE code = 'A'") == id)
+                try db.legacyRun("INSERT INTO skus (code, stock) VALUES ('B', 1)")
+                #expect(try db.legacyRun("UPDATE skus SET stock = 5") == 2)
+                #expect(try db.legacyRun("DELETE FROM skus WHERE code = 'nope'") == 0)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import Testing
 
@@ -9,9 +10,9 @@ struct ValueTests {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute("CREATE TABLE v (x)")
-                try db.run("INSERT INTO v (x) VALUES (?)", value)
+                try db.legacyRun("INSERT INTO v (x) VALUES (?)", value)
             }
-            let row = try #require(try pool.read { try $0.queryOne("SELECT x, typeof(x) AS type FROM v") })
+            let row = try #require(try pool.read { try $0.legacyQueryOne("SELECT x, typeof(x) AS type FROM v") })
             return (row["x"], try row.string("type"), row)
         }
     }
@@ -94,9 +95,9 @@ struct ValueTests {
         try withTemporaryPool { pool in
             let row = try pool.write { db in
                 try db.execute("CREATE TABLE t (a INTEGER, b TEXT, c REAL, d BLOB, e TEXT)")
-                try db.run("INSERT INTO t (a, b, c, d, e) VALUES (?, ?, ?, ?, ?)",
+                try db.legacyRun("INSERT INTO t (a, b, c, d, e) VALUES (?, ?, ?, ?, ?)",
                            Int64(12_900), "玫瑰", 1.5, [UInt8]([9, 8]), String?.none)
-                return try #require(try db.queryOne("SELECT * FROM t WHERE a = ? AND b = ?", 12_900, "玫瑰"))
+                return try #require(try db.legacyQueryOne("SELECT * FROM t WHERE a = ? AND b = ?", 12_900, "玫瑰"))
             }
             #expect(try row.int64("a") == 12_900)
             #expect(try row.string("b") == "玫瑰")

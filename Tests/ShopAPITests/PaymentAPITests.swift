@@ -269,7 +269,7 @@ struct PaymentAPITests {
         #expect(try s.status(order) == .cancelled)
         #expect(try s.events() == ["evt_late succeeded needs_refund"])
         let statuses = try s.shop.pool.read { db in
-            try db.query("SELECT status FROM payments WHERE order_id = ?", order.id.rawValue).map { try $0.string("status") }
+            try db.legacyQuery("SELECT status FROM payments WHERE order_id = ?", order.id.rawValue).map { try $0.string("status") }
         }
         #expect(statuses == ["needs_refund"])
     }

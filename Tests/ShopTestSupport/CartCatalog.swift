@@ -33,7 +33,7 @@ extension TestShop {
         _ = try shop.catalogImporter.importFile(at: path, options: .init())
         return try pool.read { db in
             var ids: [String: SKUID] = [:]
-            for row in try db.query("SELECT id, code FROM skus") { ids[try row.string("code")] = SKUID(try row.int64("id")) }
+            for row in try db.legacyQuery("SELECT id, code FROM skus") { ids[try row.string("code")] = SKUID(try row.int64("id")) }
             return ids
         }
     }

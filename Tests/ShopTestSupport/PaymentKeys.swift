@@ -191,7 +191,7 @@ extension TestShop {
         let outcome = try shop.catalogImporter.importFile(at: path, options: .init())
         guard outcome.issues.isEmpty else { throw FixtureError("seed rejected: \(outcome.issues)") }
         return try pool.read { db in
-            guard let id = try db.scalarInt("SELECT id FROM skus WHERE code = 'PAY-ROSE-11'") else { throw FixtureError("no SKU") }
+            guard let id = try db.legacyScalarInt("SELECT id FROM skus WHERE code = 'PAY-ROSE-11'") else { throw FixtureError("no SKU") }
             return SKUID(id)
         }
     }
@@ -199,7 +199,7 @@ extension TestShop {
     /// `event_id status outcome` of every recorded payment event, oldest first.
     public func paymentEvents() throws -> [String] {
         try pool.read { db in
-            try db.query("SELECT event_id, status, outcome FROM payment_events ORDER BY id").map {
+            try db.legacyQuery("SELECT event_id, status, outcome FROM payment_events ORDER BY id").map {
                 "\(try $0.string("event_id")) \(try $0.string("status")) \(try $0.string("outcome"))"
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 
 /// SQL for the `users` table.
@@ -18,7 +19,7 @@ struct UserStore {
     }
 
     func insert(phone: String, nickname: String, passwordHash: String, at now: Int64, _ db: Connection) throws -> UserID {
-        try db.run("""
+        try db.legacyRun("""
             INSERT INTO users (phone, nickname, password_hash, password_scheme, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?)
             """, phone, nickname, passwordHash, CredentialHasher.scheme, now, now)
@@ -26,57 +27,57 @@ struct UserStore {
     }
 
     func find(_ id: UserID, _ db: Connection) throws -> User? {
-        try db.queryOne("SELECT \(Self.columns) FROM users WHERE id = ?", id.rawValue).map(Self.user)
+        try db.legacyQueryOne("SELECT \(Self.columns) FROM users WHERE id = ?", id.rawValue).map(Self.user)
     }
 
     func find(phone: String, _ db: Connection) throws -> User? {
-        try db.queryOne("SELECT \(Self.columns) FROM users WHERE phone = ?", phone).map(Self.user)
+        try db.legacyQueryOne("SELECT \(Self.columns) FROM users WHERE phone = ?", phone).map(Self.user)
     }
 
     func credentials(phone: String, _ db: Connection) throws -> Credentials? {
-        try db.queryOne("SELECT id, password_hash FROM users WHERE phone = ?", phone).map {
+        try db.legacyQueryOne("SELECT id, password_hash FROM users WHERE phone = ?", phone).map {
             Credentials(userID: UserID(try $0.int64("id")), passwordHash: try $0.string("password_hash"))
         }
     }
 
     func setPasswordHash(_ hash: String, for id: UserID, at now: Int64, _ db: Connection) throws {
-        try db.run("UPDATE users SET password_hash = ?, password_scheme = ?, updated_at = ? WHERE id = ?",
+        try db.legacyRun("UPDATE users SET password_hash = ?, password_scheme = ?, updated_at = ? WHERE id = ?",
                    hash, CredentialHasher.scheme, now, id.rawValue)
     }
 
     func update(_ user: User, at now: Int64, _ db: Connection) throws {
-        try db.run("UPDATE users SET nickname = ?, avatar_url = ?, signature = ?, gender = ?, updated_at = ? WHERE id = ?",
+        try db.legacyRun("UPDATE users SET nickname = ?, avatar_url = ?, signature = ?, gender = ?, updated_at = ? WHERE id = ?",
                    user.nickname, user.avatarURL, user.signature, user.gender.rawValue, now, user.id.rawValue)
     }
 
     func setAuthor(_ isAuthor: Bool, phone: String, at now: Int64, _ db: Connection) throws -> Bool {
-        try db.run("UPDATE users SET is_author = ?, updated_at = ? WHERE phone = ?", isAuthor, now, phone) == 1
+        try db.legacyRun("UPDATE users SET is_author = ?, updated_at = ? WHERE phone = ?", isAuthor, now, phone) == 1
     }
 }
 
 /// SQL for `auth_tokens`: only the SHA-256 of a token is stored.
 struct TokenStore {
     func insert(user: UserID, tokenHash: String, at now: Int64, expiresAt: Int64, _ db: Connection) throws {
-        try db.run("INSERT INTO auth_tokens (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
+        try db.legacyRun("INSERT INTO auth_tokens (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
                    user.rawValue, tokenHash, now, expiresAt)
     }
 
     func activeUser(tokenHash: String, at now: Int64, _ db: Connection) throws -> UserID? {
-        try db.scalarInt("SELECT user_id FROM auth_tokens WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?",
+        try db.legacyScalarInt("SELECT user_id FROM auth_tokens WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?",
                          tokenHash, now).map(UserID.init)
     }
 
     func revoke(tokenHash: String, at now: Int64, _ db: Connection) throws {
-        try db.run("UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL", now, tokenHash)
+        try db.legacyRun("UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL", now, tokenHash)
     }
 
     func revokeAll(user: UserID, at now: Int64, _ db: Connection) throws {
-        try db.run("UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", now, user.rawValue)
+        try db.legacyRun("UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", now, user.rawValue)
     }
 
     /// Drops tokens that expired or were revoked more than `before`.
     func purge(before: Int64, _ db: Connection) throws {
-        try db.run("DELETE FROM auth_tokens WHERE expires_at < ? OR revoked_at < ?", before, before)
+        try db.legacyRun("DELETE FROM auth_tokens WHERE expires_at < ? OR revoked_at < ?", before, before)
     }
 }
 
@@ -95,7 +96,7 @@ struct LoginFailureStore {
     }
 
     func record(_ kind: Kind, phone: String, clientIP: String, at now: Int64, _ db: Connection) throws {
-        try db.run("INSERT INTO login_failures (phone, client_ip, kind, failed_at) VALUES (?, ?, ?, ?)",
+        try db.legacyRun("INSERT INTO login_failures (phone, client_ip, kind, failed_at) VALUES (?, ?, ?, ?)",
                    phone, clientIP, kind.rawValue, now)
     }
 
@@ -111,16 +112,16 @@ struct LoginFailureStore {
 
     func clear(_ kinds: [Kind], phone: String, _ db: Connection) throws {
         for kind in kinds {
-            try db.run("DELETE FROM login_failures WHERE phone = ? AND kind = ?", phone, kind.rawValue)
+            try db.legacyRun("DELETE FROM login_failures WHERE phone = ? AND kind = ?", phone, kind.rawValue)
         }
     }
 
     func purge(before: Int64, _ db: Connection) throws {
-        try db.run("DELETE FROM login_failures WHERE failed_at < ?", before)
+        try db.legacyRun("DELETE FROM login_failures WHERE failed_at < ?", before)
     }
 
     private func window(_ sql: String, _ key: String, _ kind: Kind, _ since: Int64, _ db: Connection) throws -> Window {
-        guard let row = try db.queryOne(sql, key, kind.rawValue, since) else { return Window(count: 0, oldest: nil) }
+        guard let row = try db.legacyQueryOne(sql, key, kind.rawValue, since) else { return Window(count: 0, oldest: nil) }
         return Window(count: try row.int("n"), oldest: try row.optionalInt64("oldest"))
     }
 }

@@ -1,3 +1,4 @@
+import SQL
 import SQLite
 
 /// SQL for `addresses`; every statement is scoped to the owner.
@@ -12,21 +13,21 @@ struct AddressStore {
     }
 
     func list(_ user: UserID, _ db: Connection) throws -> [Address] {
-        try db.query("SELECT \(Self.columns) FROM addresses WHERE user_id = ? ORDER BY is_default DESC, updated_at DESC, id DESC",
+        try db.legacyQuery("SELECT \(Self.columns) FROM addresses WHERE user_id = ? ORDER BY is_default DESC, updated_at DESC, id DESC",
                      user.rawValue).map(Self.address)
     }
 
     func find(_ id: AddressID, of user: UserID, _ db: Connection) throws -> Address? {
-        try db.queryOne("SELECT \(Self.columns) FROM addresses WHERE id = ? AND user_id = ?", id.rawValue, user.rawValue)
+        try db.legacyQueryOne("SELECT \(Self.columns) FROM addresses WHERE id = ? AND user_id = ?", id.rawValue, user.rawValue)
             .map(Self.address)
     }
 
     func count(_ user: UserID, _ db: Connection) throws -> Int {
-        Int(try db.scalarInt("SELECT COUNT(*) FROM addresses WHERE user_id = ?", user.rawValue) ?? 0)
+        Int(try db.legacyScalarInt("SELECT COUNT(*) FROM addresses WHERE user_id = ?", user.rawValue) ?? 0)
     }
 
     func insert(_ a: Address, user: UserID, at now: Int64, _ db: Connection) throws -> AddressID {
-        try db.run("""
+        try db.legacyRun("""
             INSERT INTO addresses (user_id, recipient, phone, province, city, district, detail, postal_code, is_default,
                                    created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
@@ -35,7 +36,7 @@ struct AddressStore {
     }
 
     func update(_ a: Address, user: UserID, at now: Int64, _ db: Connection) throws {
-        try db.run("""
+        try db.legacyRun("""
             UPDATE addresses SET recipient = ?, phone = ?, province = ?, city = ?, district = ?, detail = ?, postal_code = ?,
                                  updated_at = ?
             WHERE id = ? AND user_id = ?
@@ -44,17 +45,17 @@ struct AddressStore {
 
     /// Makes `id` the only default of the user (clear first: the partial unique index allows one).
     func makeDefault(_ id: AddressID, user: UserID, _ db: Connection) throws {
-        try db.run("UPDATE addresses SET is_default = 0 WHERE user_id = ? AND is_default = 1 AND id <> ?", user.rawValue, id.rawValue)
-        try db.run("UPDATE addresses SET is_default = 1 WHERE id = ? AND user_id = ?", id.rawValue, user.rawValue)
+        try db.legacyRun("UPDATE addresses SET is_default = 0 WHERE user_id = ? AND is_default = 1 AND id <> ?", user.rawValue, id.rawValue)
+        try db.legacyRun("UPDATE addresses SET is_default = 1 WHERE id = ? AND user_id = ?", id.rawValue, user.rawValue)
     }
 
     func delete(_ id: AddressID, user: UserID, _ db: Connection) throws -> Bool {
-        try db.run("DELETE FROM addresses WHERE id = ? AND user_id = ?", id.rawValue, user.rawValue) == 1
+        try db.legacyRun("DELETE FROM addresses WHERE id = ? AND user_id = ?", id.rawValue, user.rawValue) == 1
     }
 
     /// The most recently updated address, the one promoted when the default is deleted.
     func mostRecentlyUpdated(_ user: UserID, _ db: Connection) throws -> AddressID? {
-        try db.scalarInt("SELECT id FROM addresses WHERE user_id = ? ORDER BY updated_at DESC, id DESC LIMIT 1", user.rawValue)
+        try db.legacyScalarInt("SELECT id FROM addresses WHERE user_id = ? ORDER BY updated_at DESC, id DESC LIMIT 1", user.rawValue)
             .map(AddressID.init)
     }
 }

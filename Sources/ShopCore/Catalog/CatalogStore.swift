@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 
 /// SQL reads of the catalogue: the tree, product lists and product pages.
@@ -19,7 +20,7 @@ struct CatalogStore {
 
     /// Every category as a tree, ordered by position then id.
     func categoryTree(_ db: Connection) throws -> [CategoryNode] {
-        let rows = try db.query("SELECT id, name, parent_id FROM categories ORDER BY position, id")
+        let rows = try db.legacyQuery("SELECT id, name, parent_id FROM categories ORDER BY position, id")
         var children: [Int64?: [CategoryNode]] = [:]
         for row in rows {
             let node = CategoryNode(id: CategoryID(try row.int64("id")), name: try row.string("name"),
@@ -37,11 +38,11 @@ struct CatalogStore {
     }
 
     func hasProducts(_ db: Connection) throws -> Bool {
-        try db.scalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1)") == 1
+        try db.legacyScalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1)") == 1
     }
 
     func categoryExists(_ id: CategoryID, _ db: Connection) throws -> Bool {
-        try db.scalarInt("SELECT COUNT(*) FROM categories WHERE id = ?", id.rawValue) == 1
+        try db.legacyScalarInt("SELECT COUNT(*) FROM categories WHERE id = ?", id.rawValue) == 1
     }
 
     /// One page of on-sale products matching the query, and the total count.
@@ -106,24 +107,24 @@ struct CatalogStore {
         if query.text != nil {
             // A search ranks its matches and counts them in one pass over what the index holds,
             // then reads the summaries of just the page.
-            let ranked = try db.query("SELECT p.id, COUNT(*) OVER () AS total \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+            let ranked = try db.legacyQuery("SELECT p.id, COUNT(*) OVER () AS total \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                                       bindings: bindings + orderBindings + limits)
             let total = try ranked.first.map { try $0.int64("total") }
-                ?? db.scalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
+                ?? db.legacyScalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
             let items = try summaries(ranked.map { try $0.int64("id") }, db)
             return Page(items: items, page: query.page.page, perPage: query.page.perPage, total: Int(total))
         }
         let key = ListTotals.Key(category: query.categoryID?.rawValue, minPrice: query.minPriceCents,
                                  maxPrice: query.maxPriceCents)
-        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        let version = try db.legacyScalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
         let total: Int64
         if let cached = totals.total(for: key, at: version) {
             total = cached
         } else {
-            total = try db.scalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
+            total = try db.legacyScalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
             totals.remember(total, for: key, at: version)
         }
-        let rows = try db.query("SELECT \(Self.summaryColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+        let rows = try db.legacyQuery("SELECT \(Self.summaryColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                                 bindings: bindings + orderBindings + limits)
         return Page(items: try rows.map(Self.summary), page: query.page.page, perPage: query.page.perPage, total: Int(total))
     }
@@ -132,7 +133,7 @@ struct CatalogStore {
     private func summaries(_ ids: [Int64], _ db: Connection) throws -> [ProductSummary] {
         guard !ids.isEmpty else { return [] }
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        let rows = try db.query("SELECT \(Self.summaryColumns) FROM products p WHERE p.id IN (\(placeholders))", bindings: ids)
+        let rows = try db.legacyQuery("SELECT \(Self.summaryColumns) FROM products p WHERE p.id IN (\(placeholders))", bindings: ids)
         var byID: [Int64: ProductSummary] = [:]
         for row in rows { byID[try row.int64("id")] = try Self.summary(row) }
         return ids.compactMap { byID[$0] }
@@ -143,13 +144,13 @@ struct CatalogStore {
 
     /// A product page, or nil when the product is unknown or off sale.
     func product(_ id: ProductID, _ db: Connection) throws -> ProductDetail? {
-        guard let row = try db.queryOne("""
+        guard let row = try db.legacyQueryOne("""
             SELECT \(Self.summaryColumns), p.description, p.category_id, p.attributes
             FROM products p WHERE p.id = ? AND p.status = 'on_sale'
             """, id.rawValue) else { return nil }
-        let images = try db.query("SELECT url FROM product_images WHERE product_id = ? ORDER BY position", id.rawValue)
+        let images = try db.legacyQuery("SELECT url FROM product_images WHERE product_id = ? ORDER BY position", id.rawValue)
             .map { try $0.string("url") }
-        let skus = try db.query("SELECT id, code, name, price_cents, stock FROM skus WHERE product_id = ? ORDER BY price_cents, id",
+        let skus = try db.legacyQuery("SELECT id, code, name, price_cents, stock FROM skus WHERE product_id = ? ORDER BY price_cents, id",
                                 id.rawValue).map { row in
             SKU(id: SKUID(try row.int64("id")), code: try row.string("code"), name: try row.string("name"),
                 priceCents: try row.int64("price_cents"), stock: try row.int64("stock"))

@@ -157,6 +157,6 @@ public struct ArticleImporter: Sendable {
 extension ProfileStore {
     /// The id of the column author with this phone.
     func authorID(phone: String, _ db: Connection) throws -> UserID? {
-        try db.scalarInt("SELECT id FROM users WHERE phone = ? AND is_author = 1", phone).map(UserID.init)
+        try db.legacyScalarInt("SELECT id FROM users WHERE phone = ? AND is_author = 1", phone).map(UserID.init)
     }
 }

@@ -1,3 +1,4 @@
+import SQL
 import SQLite
 
 /// SQL for payments and payment events.
@@ -18,7 +19,7 @@ struct PaymentStore {
     }
 
     func insert(order: OrderID, provider: PaymentProvider, amountCents: Int64, at now: Int64, _ db: Connection) throws -> PaymentID {
-        try db.run("""
+        try db.legacyRun("""
             INSERT INTO payments (order_id, provider, amount_cents, currency, status, created_at, updated_at)
             VALUES (?, ?, ?, 'CNY', 'pending', ?, ?)
             """, order.rawValue, provider.rawValue, amountCents, now, now)
@@ -26,19 +27,19 @@ struct PaymentStore {
     }
 
     func find(_ id: PaymentID, _ db: Connection) throws -> Payment? {
-        try db.queryOne("SELECT id, order_id, provider, amount_cents, status FROM payments WHERE id = ?", id.rawValue)
+        try db.legacyQueryOne("SELECT id, order_id, provider, amount_cents, status FROM payments WHERE id = ?", id.rawValue)
             .map(Self.payment)
     }
 
     /// The newest attempt for an order, optionally of one provider.
     func latest(order: OrderID, provider: PaymentProvider?, _ db: Connection) throws -> Payment? {
         if let provider {
-            return try db.queryOne("""
+            return try db.legacyQueryOne("""
                 SELECT id, order_id, provider, amount_cents, status FROM payments WHERE order_id = ? AND provider = ?
                 ORDER BY created_at DESC, id DESC LIMIT 1
                 """, order.rawValue, provider.rawValue).map(Self.payment)
         }
-        return try db.queryOne("""
+        return try db.legacyQueryOne("""
             SELECT id, order_id, provider, amount_cents, status FROM payments WHERE order_id = ?
             ORDER BY created_at DESC, id DESC LIMIT 1
             """, order.rawValue).map(Self.payment)
@@ -46,12 +47,12 @@ struct PaymentStore {
 
     /// Another payment of the same order that already succeeded.
     func otherSucceeded(order: OrderID, except payment: PaymentID, _ db: Connection) throws -> Bool {
-        try db.scalarInt("SELECT COUNT(*) FROM payments WHERE order_id = ? AND id <> ? AND status = 'succeeded'",
+        try db.legacyScalarInt("SELECT COUNT(*) FROM payments WHERE order_id = ? AND id <> ? AND status = 'succeeded'",
                          order.rawValue, payment.rawValue) ?? 0 > 0
     }
 
     func setStatus(_ id: PaymentID, _ status: PaymentStatus, tradeNo: String?, at now: Int64, _ db: Connection) throws {
-        try db.run("UPDATE payments SET status = ?, provider_trade_no = COALESCE(?, provider_trade_no), updated_at = ? WHERE id = ?",
+        try db.legacyRun("UPDATE payments SET status = ?, provider_trade_no = COALESCE(?, provider_trade_no), updated_at = ? WHERE id = ?",
                    status.rawValue, tradeNo, now, id.rawValue)
     }
 
@@ -59,7 +60,7 @@ struct PaymentStore {
     func recordEvent(_ event: PaymentEvent, payment: PaymentID?, outcome: String, rawBody: String, at now: Int64,
                      _ db: Connection) throws -> Bool {
         do {
-            try db.run("""
+            try db.legacyRun("""
                 INSERT INTO payment_events (provider, event_id, payment_id, order_number, status, amount_cents, currency,
                                             outcome, raw_body, received_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -72,7 +73,7 @@ struct PaymentStore {
     }
 
     func eventExists(_ event: PaymentEvent, _ db: Connection) throws -> Bool {
-        try db.scalarInt("SELECT COUNT(*) FROM payment_events WHERE provider = ? AND event_id = ?",
+        try db.legacyScalarInt("SELECT COUNT(*) FROM payment_events WHERE provider = ? AND event_id = ?",
                          event.provider.rawValue, event.eventID) == 1
     }
 }

@@ -8,7 +8,7 @@ struct SearchStore {
     func suggestions(_ text: String, limit: Int, _ db: Connection) throws -> [String] {
         let prefix = SearchText.likePrefix(text)
         let contains = SearchText.likeContains(text)
-        let rows = try db.query("""
+        let rows = try db.legacyQuery("""
             SELECT term, MIN(rank) AS rank, MAX(weight) AS weight FROM (
                 SELECT name AS term, CASE WHEN name LIKE ? ESCAPE '\\' THEN 0 ELSE 1 END AS rank, 1000000 AS weight
                 FROM categories WHERE name LIKE ? ESCAPE '\\'
@@ -30,7 +30,7 @@ struct SearchStore {
     }
 
     func record(_ search: LoggedSearch, _ db: Connection) throws {
-        try db.run("INSERT INTO search_queries (keyword, searcher, found, searched_at) VALUES (?, ?, ?, ?)",
+        try db.legacyRun("INSERT INTO search_queries (keyword, searcher, found, searched_at) VALUES (?, ?, ?, ?)",
                    search.keyword, search.searcher, search.found, search.at)
     }
 
@@ -38,7 +38,7 @@ struct SearchStore {
     /// containing a blocked word (spaces ignored, so `加 微 信` is caught too).
     func hot(since: Int64, minSearchers: Int, blocked: [String], limit: Int, _ db: Connection) throws -> [HotKeyword] {
         let blockedJSON = String(decoding: try JSONSerialization.data(withJSONObject: blocked), as: UTF8.self)
-        return try db.query("""
+        return try db.legacyQuery("""
             SELECT keyword, COUNT(DISTINCT searcher) AS n FROM search_queries
             WHERE searched_at > ? AND found = 1
             GROUP BY keyword
@@ -49,17 +49,17 @@ struct SearchStore {
 
     /// Rewrites a product's grams from its title (field 0) and subtitle (field 1).
     func indexGrams(product: ProductID, title: String, subtitle: String, _ db: Connection) throws {
-        try db.run("DELETE FROM product_grams WHERE product_id = ?", product.rawValue)
+        try db.legacyRun("DELETE FROM product_grams WHERE product_id = ?", product.rawValue)
         let titleGrams = SearchText.grams(title)
         for gram in titleGrams {
-            try db.run("INSERT INTO product_grams (gram, product_id, field) VALUES (?, ?, 0)", gram, product.rawValue)
+            try db.legacyRun("INSERT INTO product_grams (gram, product_id, field) VALUES (?, ?, 0)", gram, product.rawValue)
         }
         for gram in SearchText.grams(subtitle).subtracting(titleGrams) {
-            try db.run("INSERT INTO product_grams (gram, product_id, field) VALUES (?, ?, 1)", gram, product.rawValue)
+            try db.legacyRun("INSERT INTO product_grams (gram, product_id, field) VALUES (?, ?, 1)", gram, product.rawValue)
         }
     }
 
     func purge(before: Int64, _ db: Connection) throws {
-        try db.run("DELETE FROM search_queries WHERE searched_at < ?", before)
+        try db.legacyRun("DELETE FROM search_queries WHERE searched_at < ?", before)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 
 /// SQL for articles, their categories, likes, comments and view counts.
@@ -32,7 +33,7 @@ struct ArticleStore {
 
     /// A published article (published_at not in the future).
     func find(_ id: ArticleID, at now: Int64, _ db: Connection) throws -> ArticleRecord? {
-        try db.queryOne("SELECT \(Self.columns) FROM articles a WHERE a.id = ? AND a.published_at <= ?", id.rawValue, now)
+        try db.legacyQueryOne("SELECT \(Self.columns) FROM articles a WHERE a.id = ? AND a.published_at <= ?", id.rawValue, now)
             .map(Self.article)
     }
 
@@ -48,8 +49,8 @@ struct ArticleStore {
             bindings.append(author.rawValue)
         }
         let filter = conditions.joined(separator: " AND ")
-        let total = try db.scalarInt("SELECT COUNT(*) FROM articles a WHERE \(filter)", bindings: bindings) ?? 0
-        let rows = try db.query("SELECT \(Self.columns) FROM articles a WHERE \(filter) ORDER BY a.published_at DESC, a.id DESC LIMIT ? OFFSET ?",
+        let total = try db.legacyScalarInt("SELECT COUNT(*) FROM articles a WHERE \(filter)", bindings: bindings) ?? 0
+        let rows = try db.legacyQuery("SELECT \(Self.columns) FROM articles a WHERE \(filter) ORDER BY a.published_at DESC, a.id DESC LIMIT ? OFFSET ?",
                                 bindings: bindings + [page.perPage, page.offset])
         return Page(items: try rows.map(Self.article), page: page.page, perPage: page.perPage, total: Int(total))
     }
@@ -58,7 +59,7 @@ struct ArticleStore {
     func feed(for follower: UserID, before cursor: (publishedAt: Int64, id: Int64)?, at now: Int64, limit: Int,
               _ db: Connection) throws -> [ArticleRecord] {
         let position = cursor ?? (now, Int64.max)
-        return try db.query("""
+        return try db.legacyQuery("""
             SELECT \(Self.columns) FROM articles a
             WHERE a.author_id IN (SELECT author_id FROM follows WHERE follower_id = ?)
               AND a.published_at <= ?
@@ -69,7 +70,7 @@ struct ArticleStore {
 
     /// The week's top articles: score = views in the last 7 days + 3 × likes + 5 × comments given in them.
     func top(since: Int64, sinceDay: Int64, at now: Int64, limit: Int, _ db: Connection) throws -> [ArticleRecord] {
-        try db.query("""
+        try db.legacyQuery("""
             SELECT \(Self.columns), COALESCE(s.score, 0) AS score FROM articles a
             LEFT JOIN (
                 SELECT article_id, SUM(points) AS score FROM (
@@ -84,7 +85,7 @@ struct ArticleStore {
     }
 
     func insert(author: UserID, _ d: ArticleDraft, publishedAt: Int64, at now: Int64, _ db: Connection) throws -> ArticleID {
-        try db.run("""
+        try db.legacyRun("""
             INSERT INTO articles (author_id, category_id, title, summary, cover_url, content, published_at, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, author.rawValue, d.categoryID?.rawValue, d.title ?? "", d.summary ?? "", d.coverURL ?? "", d.content ?? "",
@@ -93,7 +94,7 @@ struct ArticleStore {
     }
 
     func update(_ id: ArticleID, _ d: ArticleDraft, publishedAt: Int64?, at now: Int64, _ db: Connection) throws {
-        try db.run("""
+        try db.legacyRun("""
             UPDATE articles SET title = COALESCE(?, title), summary = COALESCE(?, summary), cover_url = COALESCE(?, cover_url),
                 content = COALESCE(?, content), category_id = COALESCE(?, category_id),
                 published_at = COALESCE(?, published_at), updated_at = ?
@@ -102,15 +103,15 @@ struct ArticleStore {
     }
 
     func delete(_ id: ArticleID, _ db: Connection) throws {
-        try db.run("DELETE FROM articles WHERE id = ?", id.rawValue)
+        try db.legacyRun("DELETE FROM articles WHERE id = ?", id.rawValue)
     }
 
     func author(of id: ArticleID, _ db: Connection) throws -> UserID? {
-        try db.scalarInt("SELECT author_id FROM articles WHERE id = ?", id.rawValue).map(UserID.init)
+        try db.legacyScalarInt("SELECT author_id FROM articles WHERE id = ?", id.rawValue).map(UserID.init)
     }
 
     func find(author: UserID, title: String, _ db: Connection) throws -> ArticleRecord? {
-        try db.queryOne("SELECT \(Self.columns) FROM articles a WHERE a.author_id = ? AND a.title = ?", author.rawValue, title)
+        try db.legacyQueryOne("SELECT \(Self.columns) FROM articles a WHERE a.author_id = ? AND a.title = ?", author.rawValue, title)
             .map(Self.article)
     }
 
@@ -120,15 +121,15 @@ struct ArticleStore {
     /// Counts a view of a published article once per visitor and UTC day; false when there is no
     /// such published article.
     func countView(_ id: ArticleID, by visitor: Visitor, at now: Int64, _ db: Connection) throws -> Bool {
-        guard try db.scalarInt("SELECT COUNT(*) FROM articles WHERE id = ? AND published_at <= ?", id.rawValue, now) == 1 else {
+        guard try db.legacyScalarInt("SELECT COUNT(*) FROM articles WHERE id = ? AND published_at <= ?", id.rawValue, now) == 1 else {
             return false
         }
-        guard try db.run("INSERT OR IGNORE INTO article_views (article_id, viewer, day) VALUES (?, ?, ?)",
+        guard try db.legacyRun("INSERT OR IGNORE INTO article_views (article_id, viewer, day) VALUES (?, ?, ?)",
                          id.rawValue, visitor.key, now / 86_400) == 1 else {
             return true
         }
-        try db.run("UPDATE articles SET views = views + 1 WHERE id = ?", id.rawValue)
-        try db.run("""
+        try db.legacyRun("UPDATE articles SET views = views + 1 WHERE id = ?", id.rawValue)
+        try db.legacyRun("""
             INSERT INTO article_view_days (article_id, day, views) VALUES (?, ?, 1)
             ON CONFLICT (article_id, day) DO UPDATE SET views = views + 1
             """, id.rawValue, now / 86_400)
@@ -136,42 +137,42 @@ struct ArticleStore {
     }
 
     func purgeViews(before day: Int64, _ db: Connection) throws {
-        try db.run("DELETE FROM article_views WHERE day < ?", day)
+        try db.legacyRun("DELETE FROM article_views WHERE day < ?", day)
     }
 
     func liked(_ id: ArticleID, by user: UserID, _ db: Connection) throws -> Bool {
-        try db.scalarInt("SELECT COUNT(*) FROM article_likes WHERE article_id = ? AND user_id = ?", id.rawValue, user.rawValue) == 1
+        try db.legacyScalarInt("SELECT COUNT(*) FROM article_likes WHERE article_id = ? AND user_id = ?", id.rawValue, user.rawValue) == 1
     }
 
     /// Likes once; the count moves only when a row was added.
     func like(_ id: ArticleID, by user: UserID, at now: Int64, _ db: Connection) throws {
-        if try db.run("INSERT OR IGNORE INTO article_likes (article_id, user_id, created_at) VALUES (?, ?, ?)",
+        if try db.legacyRun("INSERT OR IGNORE INTO article_likes (article_id, user_id, created_at) VALUES (?, ?, ?)",
                       id.rawValue, user.rawValue, now) == 1 {
-            try db.run("UPDATE articles SET likes_count = likes_count + 1 WHERE id = ?", id.rawValue)
+            try db.legacyRun("UPDATE articles SET likes_count = likes_count + 1 WHERE id = ?", id.rawValue)
         }
     }
 
     func unlike(_ id: ArticleID, by user: UserID, _ db: Connection) throws {
-        if try db.run("DELETE FROM article_likes WHERE article_id = ? AND user_id = ?", id.rawValue, user.rawValue) == 1 {
-            try db.run("UPDATE articles SET likes_count = likes_count - 1 WHERE id = ?", id.rawValue)
+        if try db.legacyRun("DELETE FROM article_likes WHERE article_id = ? AND user_id = ?", id.rawValue, user.rawValue) == 1 {
+            try db.legacyRun("UPDATE articles SET likes_count = likes_count - 1 WHERE id = ?", id.rawValue)
         }
     }
 
     // MARK: categories
 
     func categories(_ db: Connection) throws -> [ArticleCategory] {
-        try db.query("SELECT id, name FROM article_categories ORDER BY id").map {
+        try db.legacyQuery("SELECT id, name FROM article_categories ORDER BY id").map {
             ArticleCategory(id: ArticleCategoryID(try $0.int64("id")), name: try $0.string("name"))
         }
     }
 
     func categoryExists(_ id: ArticleCategoryID, _ db: Connection) throws -> Bool {
-        try db.scalarInt("SELECT COUNT(*) FROM article_categories WHERE id = ?", id.rawValue) == 1
+        try db.legacyScalarInt("SELECT COUNT(*) FROM article_categories WHERE id = ?", id.rawValue) == 1
     }
 
     func ensureCategory(_ name: String, _ db: Connection) throws -> ArticleCategoryID {
-        if let id = try db.scalarInt("SELECT id FROM article_categories WHERE name = ?", name) { return ArticleCategoryID(id) }
-        try db.run("INSERT INTO article_categories (name) VALUES (?)", name)
+        if let id = try db.legacyScalarInt("SELECT id FROM article_categories WHERE name = ?", name) { return ArticleCategoryID(id) }
+        try db.legacyRun("INSERT INTO article_categories (name) VALUES (?)", name)
         return ArticleCategoryID(db.lastInsertRowID)
     }
 }
@@ -192,26 +193,26 @@ struct CommentStore {
         """
 
     func list(_ article: ArticleID, page: PageRequest, _ db: Connection) throws -> Page<Comment> {
-        let total = try db.scalarInt("SELECT COUNT(*) FROM comments WHERE article_id = ?", article.rawValue) ?? 0
-        let items = try db.query("\(Self.select) WHERE c.article_id = ? ORDER BY c.created_at, c.id LIMIT ? OFFSET ?",
+        let total = try db.legacyScalarInt("SELECT COUNT(*) FROM comments WHERE article_id = ?", article.rawValue) ?? 0
+        let items = try db.legacyQuery("\(Self.select) WHERE c.article_id = ? ORDER BY c.created_at, c.id LIMIT ? OFFSET ?",
                                  article.rawValue, page.perPage, page.offset).map(Self.comment)
         return Page(items: items, page: page.page, perPage: page.perPage, total: Int(total))
     }
 
     func find(_ id: CommentID, _ db: Connection) throws -> Comment? {
-        try db.queryOne("\(Self.select) WHERE c.id = ?", id.rawValue).map(Self.comment)
+        try db.legacyQueryOne("\(Self.select) WHERE c.id = ?", id.rawValue).map(Self.comment)
     }
 
     func insert(article: ArticleID, user: UserID, content: String, replyTo: CommentID?, at now: Int64, _ db: Connection) throws -> CommentID {
-        try db.run("INSERT INTO comments (article_id, user_id, content, reply_to, created_at) VALUES (?, ?, ?, ?, ?)",
+        try db.legacyRun("INSERT INTO comments (article_id, user_id, content, reply_to, created_at) VALUES (?, ?, ?, ?, ?)",
                    article.rawValue, user.rawValue, content, replyTo?.rawValue, now)
-        try db.run("UPDATE articles SET comments_count = comments_count + 1 WHERE id = ?", article.rawValue)
+        try db.legacyRun("UPDATE articles SET comments_count = comments_count + 1 WHERE id = ?", article.rawValue)
         return CommentID(db.lastInsertRowID)
     }
 
     func delete(_ comment: Comment, _ db: Connection) throws {
-        if try db.run("DELETE FROM comments WHERE id = ?", comment.id.rawValue) == 1 {
-            try db.run("UPDATE articles SET comments_count = comments_count - 1 WHERE id = ?", comment.articleID.rawValue)
+        if try db.legacyRun("DELETE FROM comments WHERE id = ?", comment.id.rawValue) == 1 {
+            try db.legacyRun("UPDATE articles SET comments_count = comments_count - 1 WHERE id = ?", comment.articleID.rawValue)
         }
     }
 }

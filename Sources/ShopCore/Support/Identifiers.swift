@@ -1,3 +1,5 @@
+import SQL
+
 /// A typed integer id: a `UserID` cannot be passed where an `OrderID` is expected.
 public struct ID<Entity>: Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: Int64
@@ -14,6 +16,12 @@ public struct ID<Entity>: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     public var description: String { String(rawValue) }
+}
+
+/// An id binds and decodes as its integer, so stores never unwrap it.
+extension ID: SQLCodable {
+    public var sqlValue: SQLValue { .integer(rawValue) }
+    public init(sqlValue: SQLValue) throws { self.init(try Int64(sqlValue: sqlValue)) }
 }
 
 /// Phantom tags naming what an `ID` identifies.

@@ -38,7 +38,7 @@ struct CatalogListingTests {
         let start = fixture.clock.clock.unixNow
         try fixture.pool.write { db in
             for item in Self.items {
-                _ = try db.run("UPDATE products SET sales = ?, created_at = ? WHERE code = ?", item.sales, start + item.ageRank, item.code)
+                _ = try db.legacyRun("UPDATE products SET sales = ?, created_at = ? WHERE code = ?", item.sales, start + item.ageRank, item.code)
             }
         }
         return fixture

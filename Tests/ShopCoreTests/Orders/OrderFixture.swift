@@ -34,7 +34,7 @@ extension TestShop {
         guard outcome.issues.isEmpty else { throw FixtureError("seed rejected: \(outcome.issues)") }
         return try pool.read { db in
             var ids: [String: SKUID] = [:]
-            for row in try db.query("SELECT id, code FROM skus") { ids[try row.string("code")] = SKUID(try row.int64("id")) }
+            for row in try db.legacyQuery("SELECT id, code FROM skus") { ids[try row.string("code")] = SKUID(try row.int64("id")) }
             return ids
         }
     }
@@ -58,7 +58,7 @@ extension TestShop {
 
     /// The SKU's stock as stored in its row.
     func orderStock(_ sku: SKUID) throws -> Int64 {
-        guard let stock = try pool.read({ db in try db.scalarInt("SELECT stock FROM skus WHERE id = ?", sku.rawValue) }) else {
+        guard let stock = try pool.read({ db in try db.legacyScalarInt("SELECT stock FROM skus WHERE id = ?", sku.rawValue) }) else {
             throw FixtureError("no SKU \(sku.rawValue)")
         }
         return stock
@@ -67,7 +67,7 @@ extension TestShop {
     /// Row counts of the order tables: (orders, order_items, idempotency_keys).
     func orderRowCounts() throws -> [Int64] {
         try pool.read { db in
-            try ["orders", "order_items", "idempotency_keys"].map { try db.scalarInt("SELECT COUNT(*) FROM \($0)") ?? -1 }
+            try ["orders", "order_items", "idempotency_keys"].map { try db.legacyScalarInt("SELECT COUNT(*) FROM \($0)") ?? -1 }
         }
     }
 
