@@ -136,12 +136,13 @@ extension Sequence where Element == SQL {
 public struct SQLIdentifier: Sendable, Equatable {
     public let name: String
 
-    public init(_ name: StaticString) {
-        let text = name.description
-        precondition(!text.isEmpty && text.utf8.allSatisfy { $0 == 0x5F || (0x30...0x39).contains($0)
+    /// `name` is a name the code chose (a fixed table list, an enum's column); anything but
+    /// letters, digits and `_` is a programmer error.
+    public init(_ name: String) {
+        precondition(!name.isEmpty && name.utf8.allSatisfy { $0 == 0x5F || (0x30...0x39).contains($0)
                          || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) },
                      "an SQL identifier is letters, digits and _")
-        self.name = text
+        self.name = name
     }
 
     var quoted: String { "\"\(name)\"" }
