@@ -22,19 +22,25 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite", "SQL", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
 
+        // The migrations inside the binary: Migrations/*.sql turned into Swift source at build time.
+        .executableTarget(name: "EmbedMigrationsTool"),
+        .plugin(name: "EmbedMigrationsPlugin", capability: .buildTool(), dependencies: ["EmbedMigrationsTool"],
+                path: "Sources/EmbedMigrationsPlugin"),
+        .target(name: "ShopMigrations", plugins: ["EmbedMigrationsPlugin"]),
+
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
         .target(name: "ShopCore", dependencies: ["SQL", "SQLite", "Crypto"]),
         .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP"], resources: [.copy("Public")]),
-        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "SQLite", "HTTP"]),
+        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQLite", "HTTP"]),
 
         .testTarget(name: "SQLTests", dependencies: ["SQL"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
-        .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "HTTP", "SQLite", "Crypto"],
+        .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQLite", "Crypto"],
                 path: "Tests/ShopTestSupport"),
-        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "SQLite", "Crypto", "ShopTestSupport"]),
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQLite", "Crypto", "ShopTestSupport"]),
         .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQLite", "ShopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
-import SQL
 import Crypto
 import Foundation
+import SQL
 
 /// One migration file: `NNNN_name.sql`.
 public struct Migration: Sendable, Equatable {
@@ -53,17 +53,23 @@ public struct Migrator: Sendable {
             throw MigrationError.directoryNotFound(directory)
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }
+        try self.init(files: files.map { file in
+            (String(file.dropLast(4)), try String(contentsOfFile: directory + "/" + file, encoding: .utf8))
+        })
+    }
+
+    /// Migrations from (file stem `NNNN_name`, SQL text) pairs: the files of a directory, or the
+    /// copies carried inside the binary.
+    public init(files: [(name: String, sql: String)]) throws {
         var seen = Set<Int>()
         var migrations: [Migration] = []
-        for file in files {
-            let stem = String(file.dropLast(4))
+        for (stem, sql) in files {
             guard let underscore = stem.firstIndex(of: "_"), stem[..<underscore].isASCIIDigits,
                   stem.index(after: underscore) < stem.endIndex,
                   let version = Int(stem[..<underscore]), version > 0 else {
-                throw MigrationError.badFileName(file)
+                throw MigrationError.badFileName(stem + ".sql")
             }
             guard seen.insert(version).inserted else { throw MigrationError.duplicateVersion(version) }
-            let sql = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
             migrations.append(Migration(version: version, name: stem, sql: sql))
         }
         self.init(migrations: migrations)

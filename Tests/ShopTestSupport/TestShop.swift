@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 import ShopCore
+import ShopMigrations
 
 /// A `Shop` over a fresh temp-file database with every migration of the repository applied,
 /// a manual clock, a silent log, a capturing code sender and cheap argon2 costs.
@@ -50,7 +51,7 @@ public final class TestShop: @unchecked Sendable {
     private static func openShop(_ config: Config, clock: ManualClock, sender: CapturingCodeSender) throws -> Shop {
         let pool = try DatabasePool(path: config.database.path, readers: config.database.readers,
                                     options: ConnectionOptions(synchronous: .normal))
-        let migrator = try Migrator(directory: Repository.migrations)
+        let migrator = try Migrator(files: ShopMigrations.sqlite)
         try migrator.migrate(pool)
         return try Shop(pool: pool, config: config, clock: clock.clock, logger: .silent, migrator: migrator,
                         codeSender: sender)

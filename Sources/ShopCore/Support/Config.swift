@@ -21,7 +21,8 @@ public struct Config: Sendable {
 
     public struct Database: Sendable {
         public var path = "data/shop.sqlite"
-        public var migrationsPath = "Migrations"
+        /// Empty: the migrations built into the binary; a path: the `.sql` files of that folder.
+        public var migrationsPath = ""
         public var readers = 4
     }
 

@@ -84,7 +84,7 @@ extension Config {
         try reader.int("server.request_timeout_seconds", &server.requestTimeoutSeconds, 1...3_600)
         try reader.addresses("server.trusted_proxies", &server.trustedProxies)
         try reader.string("database.path", &database.path)
-        try reader.string("database.migrations_path", &database.migrationsPath)
+        try reader.string("database.migrations_path", &database.migrationsPath, allowEmpty: true)
         try reader.int("database.readers", &database.readers, 1...64)
         try reader.int("cart.max_items", &cart.maxItems, 1...10_000)
         try reader.choice("verification.sender", &verification.sender)

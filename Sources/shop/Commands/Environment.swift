@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 import ShopCore
+import ShopMigrations
 
 /// Loads settings and opens the shop the way every command does.
 enum ShopEnvironment {
@@ -13,9 +14,11 @@ enum ShopEnvironment {
         return try Config.load(path: path)
     }
 
-    /// The migrations folder: the configured path, found beside the working directory.
+    /// The migrations built into the binary, or the files of `database.migrations_path` when an
+    /// operator points it at a folder.
     static func migrator(_ config: Config) throws -> Migrator {
-        try Migrator(directory: config.database.migrationsPath)
+        if config.database.migrationsPath.isEmpty { return try Migrator(files: ShopMigrations.sqlite) }
+        return try Migrator(directory: config.database.migrationsPath)
     }
 
     /// Opens the database and migrates it, then composes the shop.

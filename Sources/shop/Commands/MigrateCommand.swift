@@ -4,12 +4,14 @@ import ShopCore
 /// `shop migrate [--status]`: applies pending migrations, or lists their state.
 struct MigrateCommand: Command {
     let path = ["migrate"]
-    let summary = "apply the SQL migrations in Migrations/ (or list them with --status)"
+    let summary = "apply the SQL migrations built into shop (or list them with --status)"
     let usage = """
         Usage: shop migrate [--status] [--config PATH]
 
-        Applies every pending Migrations/NNNN_name.sql in order, each in one transaction, recorded
-        with its SHA-256. A migration edited after it was applied is an error.
+        Applies every pending migration in order, each in one transaction, recorded with its
+        SHA-256. The migrations are the Migrations/NNNN_name.sql files of the source tree, built
+        into the binary; database.migrations_path points at a folder of files instead. A migration
+        edited after it was applied is an error.
 
           --status   list each migration as applied, pending or MODIFIED, and change nothing
         """

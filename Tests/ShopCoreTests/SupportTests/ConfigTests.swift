@@ -98,7 +98,7 @@ struct ConfigTests {
         #expect(config.server.requestTimeoutSeconds == 10)
         #expect(config.server.trustedProxies == "")
         #expect(config.database.path == "data/shop.sqlite")
-        #expect(config.database.migrationsPath == "Migrations")
+        #expect(config.database.migrationsPath == "")
         #expect(config.database.readers == 4)
         #expect(config.cart.maxItems == 99)
         #expect(config.verification.sender == .log)

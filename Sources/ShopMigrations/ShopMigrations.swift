@@ -1,0 +1,6 @@
+/// The shop's migrations, carried inside the binary (generated from `Migrations/` at build time
+/// by the EmbedMigrations plugin), so an installed `shop` migrates without a checkout.
+public enum ShopMigrations {
+    /// The SQLite migrations: (file stem `NNNN_name`, SQL text), in order.
+    public static var sqlite: [(name: String, sql: String)] { EmbeddedMigrations.files["sqlite"] ?? [] }
+}
