@@ -57,7 +57,9 @@ struct WechatPayVerifier: PaymentVerifier {
 /// are never resolved and a document type declaration is refused outright.
 enum WechatXML {
     static func parse(_ body: [UInt8]) -> [String: String]? {
-        guard body.count <= 64 * 1024, let text = String(validating: body, as: UTF8.self),
+        // No NUL byte: UTF-16 without a BOM is valid "UTF-8" byte for byte, and the parser would
+        // detect and read it, past the text filters below.
+        guard body.count <= 64 * 1024, !body.contains(0), let text = String(validating: body, as: UTF8.self),
               declaresUTF8OrNothing(text) else { return nil }
         guard !text.uppercased().contains("<!DOCTYPE"), !text.uppercased().contains("<!ENTITY") else { return nil }
         let parser = XMLParser(data: Data(body))

@@ -375,6 +375,23 @@ struct PaymentWebhookTests {
         #expect(try s.snapshot() == before)
     }
 
+    @Test func wechatNotifySentAsUTF16WithoutABOMIsRefusedBeforeParsing() throws {
+        let s = try PaymentScenario()
+        let order = try s.placeOrder()
+        let before = try s.snapshot()
+        let signed = String(decoding: s.wechatBody(s.wechatFields(order, transaction: "4200000010")), as: UTF8.self)
+        let declared = #"<?xml version="1.0" encoding="UTF-16"?>"# + signed
+        var littleEndian: [UInt8] = []
+        var bigEndian: [UInt8] = []
+        for unit in declared.utf16 {
+            littleEndian += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+            bigEndian += [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+        }
+        #expect(paymentError { try s.deliverWechat(littleEndian) }?.isMalformed == true)
+        #expect(paymentError { try s.deliverWechat(bigEndian) }?.isMalformed == true)
+        #expect(try s.snapshot() == before)
+    }
+
     @Test func wechatNotifyDeclaringAnotherEncodingIsRefusedAndUTF8IsRead() throws {
         let s = try PaymentScenario()
         let order = try s.placeOrder()
