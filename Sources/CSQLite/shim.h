@@ -15,5 +15,7 @@ static inline int shop_sqlite3_bind_blob(sqlite3_stmt *stmt, int index, const vo
 static const int shop_sqlite_constraint_unique = SQLITE_CONSTRAINT_UNIQUE;
 static const int shop_sqlite_constraint_primarykey = SQLITE_CONSTRAINT_PRIMARYKEY;
 static const int shop_sqlite_constraint_check = SQLITE_CONSTRAINT_CHECK;
+static const int shop_sqlite_constraint_foreignkey = SQLITE_CONSTRAINT_FOREIGNKEY;
+static const int shop_sqlite_constraint_notnull = SQLITE_CONSTRAINT_NOTNULL;
 
 #endif

@@ -58,6 +58,12 @@ public struct SQL: Sendable, Equatable, ExpressibleByStringInterpolation {
             fragments.append(.value(value.sqlValue))
         }
 
+        /// An optional value: bound, NULL when nil (spelled out so Swift does not warn about an
+        /// optional in an interpolation).
+        public mutating func appendInterpolation<Value: SQLBindable>(_ value: Value?) {
+            fragments.append(.value(value?.sqlValue ?? .null))
+        }
+
         /// Another statement fragment, spliced with its own values.
         public mutating func appendInterpolation(_ sql: SQL) {
             for fragment in sql.fragments {

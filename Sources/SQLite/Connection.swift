@@ -21,7 +21,7 @@ public struct ConnectionOptions: Sendable {
 }
 
 /// One SQLite connection. Not thread-safe: a `DatabasePool` lends it to one closure at a time.
-public final class Connection {
+public final class Connection: SQLConnection {
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
 
@@ -92,18 +92,6 @@ public final class Connection {
         let statement = try prepared(sql)
         defer { statement.reset() }
         return try statement.step() ? statement.currentRow() : nil
-    }
-
-    /// The first column of the first row as `T` (`COUNT(*)`, `MAX(id)`), or nil when there is no
-    /// row or the value is NULL; a value of another type throws.
-    public func scalar<T: SQLDecodable>(_ sql: SQL, as type: T.Type = T.self) throws -> T? {
-        guard let row = try queryOne(sql) else { return nil }
-        return try row.decode(at: 0, as: T?.self)
-    }
-
-    /// `scalar(sql, as: Int64.self)`.
-    public func scalarInt(_ sql: SQL) throws -> Int64? {
-        try scalar(sql, as: Int64.self)
     }
 
     /// The cached statement for the rendered text, with the values bound.

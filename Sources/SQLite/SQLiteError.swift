@@ -2,7 +2,7 @@ import SQL
 import CSQLite
 
 /// An error reported by SQLite, with the statement that caused it.
-public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+public struct SQLiteError: SQLError, Sendable {
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, ...).
     public let code: Int32
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, ...).
@@ -24,14 +24,19 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         self.init(code: code & 0xff, extendedCode: extended, message: message, sql: sql)
     }
 
+    /// The engine-neutral classification the shop's rules use.
+    public var kind: SQLErrorKind {
+        if extendedCode == shop_sqlite_constraint_unique || extendedCode == shop_sqlite_constraint_primarykey {
+            return .uniqueViolation
+        }
+        if extendedCode == shop_sqlite_constraint_check { return .checkViolation }
+        if extendedCode == shop_sqlite_constraint_foreignkey { return .foreignKeyViolation }
+        if extendedCode == shop_sqlite_constraint_notnull { return .notNullViolation }
+        return isBusy ? .transient : .other
+    }
+
     /// Raised by a `CHECK`, `UNIQUE`, `NOT NULL` or foreign key constraint.
     public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
-    /// Raised by a `UNIQUE` or `PRIMARY KEY` constraint.
-    public var isUniqueViolation: Bool {
-        extendedCode == shop_sqlite_constraint_unique || extendedCode == shop_sqlite_constraint_primarykey
-    }
-    /// Raised by a `CHECK` constraint.
-    public var isCheckViolation: Bool { extendedCode == shop_sqlite_constraint_check }
     /// The database was locked by another connection for longer than the busy timeout.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 

@@ -1,0 +1,62 @@
+/// One connection of an engine, lent to one closure at a time inside a transaction: what a store
+/// is given. Statements are `SQL` values; the engine renders their placeholders.
+public protocol SQLConnection: AnyObject {
+    /// Runs a statement; answers the number of rows it changed.
+    @discardableResult
+    func run(_ sql: SQL) throws -> Int
+    /// All rows of a query.
+    func query(_ sql: SQL) throws -> [Row]
+    /// The first row of a query, or nil.
+    func queryOne(_ sql: SQL) throws -> Row?
+}
+
+extension SQLConnection {
+    /// The first column of the first row as `T`, or nil when there is no row or it is NULL.
+    public func scalar<T: SQLDecodable>(_ sql: SQL, as type: T.Type = T.self) throws -> T? {
+        guard let row = try queryOne(sql) else { return nil }
+        return try row.decode(at: 0, as: T?.self)
+    }
+
+    /// `scalar(sql, as: Int64.self)`.
+    public func scalarInt(_ sql: SQL) throws -> Int64? {
+        try scalar(sql, as: Int64.self)
+    }
+}
+
+/// Which engine a database runs on: a store whose SQL differs between them picks its form by it.
+public enum SQLDialect: String, Sendable {
+    case sqlite, postgresql
+}
+
+/// A pool of connections to one database: each use case is one transaction in `write` or `read`.
+public protocol Database: Sendable {
+    var dialect: SQLDialect { get }
+    /// Runs `body` in one write transaction; everything is rolled back if it throws.
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body` in one read-only transaction that sees a single consistent snapshot.
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+}
+
+/// What went wrong in the database, in the engine-neutral terms the shop's rules need (a unique
+/// key taken, a check refused, a transaction to retry); the engine's own error stays underneath.
+public enum SQLErrorKind: Sendable, Equatable {
+    case uniqueViolation
+    case checkViolation
+    case foreignKeyViolation
+    case notNullViolation
+    /// The engine gave up on the transaction (serialization failure, deadlock, busy): retrying it may succeed.
+    case transient
+    /// The connection to the server is gone.
+    case connectionLost
+    case other
+}
+
+/// An engine's error, classified.
+public protocol SQLError: Error, CustomStringConvertible {
+    var kind: SQLErrorKind { get }
+}
+
+extension SQLError {
+    public var isUniqueViolation: Bool { kind == .uniqueViolation }
+    public var isCheckViolation: Bool { kind == .checkViolation }
+}
