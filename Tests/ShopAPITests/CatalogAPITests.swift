@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import SQL
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -24,7 +25,7 @@ private func catalogAPI() throws -> TestAPI {
 }
 
 private func productID(_ fixture: TestAPI, _ code: String) throws -> Int64 {
-    guard let id = try fixture.shop.pool.read({ db in try db.legacyScalarInt("SELECT id FROM products WHERE code = ?", code) }) else {
+    guard let id = try fixture.shop.pool.read({ db in try db.scalarInt("SELECT id FROM products WHERE code = \(code)") }) else {
         throw FixtureError("no product \(code)")
     }
     return id
@@ -101,7 +102,7 @@ struct CatalogAPITests {
         let cheap = try fixture.get("/api/v1/products", ["min_price_cents": "8880", "max_price_cents": "10000"])
         #expect((cheap.json["items"] as? [[String: Any]])?.map { $0["title"] as? String } == ["香水百合"])
 
-        let rosesID = try #require(try fixture.shop.pool.read { db in try db.legacyScalarInt("SELECT id FROM categories WHERE path = '花束/玫瑰'") })
+        let rosesID = try #require(try fixture.shop.pool.read { db in try db.scalarInt("SELECT id FROM categories WHERE path = '花束/玫瑰'") })
         let roses = try fixture.get("/api/v1/products", ["category_id": String(rosesID)])
         #expect((roses.json["items"] as? [[String: Any]])?.map { $0["title"] as? String } == ["红玫瑰花束"])
 
@@ -119,7 +120,7 @@ struct CatalogAPITests {
         #expect(body["id"] as? Int == Int(id))
         #expect(body["description"] as? String == "十一枝红玫瑰,一心一意")
         #expect(body["images"] as? [String] == ["https://img.example.com/rose-1.jpg", "https://img.example.com/rose-2.jpg"])
-        let rosesID = try fixture.shop.pool.read { db in try db.legacyScalarInt("SELECT id FROM categories WHERE path = '花束/玫瑰'") }
+        let rosesID = try fixture.shop.pool.read { db in try db.scalarInt("SELECT id FROM categories WHERE path = '花束/玫瑰'") }
         #expect((body["category_id"] as? Int).map(Int64.init) == rosesID)
         let attributes = try #require(body["attributes"] as? [String: Any])
         // Keys exactly as the operator wrote them: not snake_cased like the API's own fields.

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SQL
 import SQLite
 import ShopTestSupport
 import Testing
@@ -193,7 +194,7 @@ final class OrderCrashHarness: @unchecked Sendable {
     func skuIDs() throws -> [String: Int64] {
         try withDatabase { db in
             var ids: [String: Int64] = [:]
-            for row in try db.legacyQuery("SELECT id, code FROM skus") { ids[try row.string("code")] = try row.int64("id") }
+            for row in try db.query("SELECT id, code FROM skus") { ids[try row.string("code")] = try row.int64("id") }
             return ids
         }
     }
@@ -295,15 +296,15 @@ final class OrderCrashHarness: @unchecked Sendable {
     func verifyDatabase(initialStock: [String: Int64], skus: [String: Int64], acknowledged: [Placed], cycle: Int,
                         sourceLocation: SourceLocation = #_sourceLocation) throws {
         try withDatabase { db in
-            let integrity = try db.legacyQuery("PRAGMA integrity_check").map { try $0.string("integrity_check") }
+            let integrity = try db.query("PRAGMA integrity_check").map { try $0.string("integrity_check") }
             #expect(integrity == ["ok"], "cycle \(cycle): integrity_check \(integrity)", sourceLocation: sourceLocation)
             for (code, initial) in initialStock {
                 let sku = skus[code] ?? 0
-                let stock = try db.legacyScalarInt("SELECT stock FROM skus WHERE id = ?", sku) ?? -1
-                let sold = try db.legacyScalarInt("""
+                let stock = try db.scalarInt("SELECT stock FROM skus WHERE id = \(sku)") ?? -1
+                let sold = try db.scalarInt("""
                     SELECT COALESCE(SUM(i.quantity), 0) FROM order_items i JOIN orders o ON o.id = i.order_id
-                    WHERE i.sku_id = ? AND o.status <> 'cancelled'
-                    """, sku) ?? -1
+                    WHERE i.sku_id = \(sku) AND o.status <> 'cancelled'
+                    """) ?? -1
                 #expect(stock >= 0, "cycle \(cycle): \(code) stock \(stock)", sourceLocation: sourceLocation)
                 #expect(stock + sold == initial, "cycle \(cycle): \(code) stock \(stock) + sold \(sold) ≠ \(initial)",
                         sourceLocation: sourceLocation)
@@ -311,21 +312,21 @@ final class OrderCrashHarness: @unchecked Sendable {
             var missing: [String] = []
             var wrong: [String] = []
             for placed in acknowledged {
-                guard try db.legacyScalarInt("SELECT COUNT(*) FROM orders WHERE number = ?", placed.number) == 1 else {
+                guard try db.scalarInt("SELECT COUNT(*) FROM orders WHERE number = \(placed.number)") == 1 else {
                     missing.append(placed.number)
                     continue
                 }
-                let items = try db.legacyQuery("""
-                    SELECT i.sku_id, i.quantity FROM orders o JOIN order_items i ON i.order_id = o.id WHERE o.number = ?
-                    """, placed.number).map { [try $0.int64("sku_id"), try $0.int64("quantity")] }
+                let items = try db.query("""
+                    SELECT i.sku_id, i.quantity FROM orders o JOIN order_items i ON i.order_id = o.id WHERE o.number = \(placed.number)
+                    """).map { [try $0.int64("sku_id"), try $0.int64("quantity")] }
                 if items != [[placed.skuID, Int64(placed.quantity)]] { wrong.append(placed.number) }
             }
             #expect(missing.isEmpty, "cycle \(cycle): \(missing.count) acknowledged orders missing, e.g. \(missing.prefix(5))",
                     sourceLocation: sourceLocation)
             #expect(wrong.isEmpty, "cycle \(cycle): \(wrong.count) acknowledged orders with other items, e.g. \(wrong.prefix(5))",
                     sourceLocation: sourceLocation)
-            let keys = try db.legacyScalarInt("SELECT COUNT(*) FROM idempotency_keys") ?? -1
-            let orders = try db.legacyScalarInt("SELECT COUNT(*) FROM orders") ?? -1
+            let keys = try db.scalarInt("SELECT COUNT(*) FROM idempotency_keys") ?? -1
+            let orders = try db.scalarInt("SELECT COUNT(*) FROM orders") ?? -1
             #expect(keys == orders, "cycle \(cycle): \(orders) orders but \(keys) idempotency keys", sourceLocation: sourceLocation)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import SQL
 import SQLite
 @testable import ShopCore
 import ShopTestSupport
@@ -27,7 +28,7 @@ extension TestAPI {
         guard outcome.issues.isEmpty else { throw FixtureError("seed rejected: \(outcome.issues)") }
         return try shop.pool.read { db in
             var ids: [String: Int64] = [:]
-            for row in try db.legacyQuery("SELECT id, code FROM skus") { ids[try row.string("code")] = try row.int64("id") }
+            for row in try db.query("SELECT id, code FROM skus") { ids[try row.string("code")] = try row.int64("id") }
             return ids
         }
     }
@@ -65,11 +66,11 @@ extension TestAPI {
     }
 
     func orderStock(_ sku: Int64) throws -> Int64 {
-        try shop.pool.read { db in try db.legacyScalarInt("SELECT stock FROM skus WHERE id = ?", sku) } ?? -1
+        try shop.pool.read { db in try db.scalarInt("SELECT stock FROM skus WHERE id = \(sku)") } ?? -1
     }
 
     func orderCount() throws -> Int64 {
-        try shop.pool.read { db in try db.legacyScalarInt("SELECT COUNT(*) FROM orders") } ?? -1
+        try shop.pool.read { db in try db.scalarInt("SELECT COUNT(*) FROM orders") } ?? -1
     }
 }
 
@@ -249,9 +250,9 @@ struct OrderAPITests {
         let id = try #require(placed.orderID)
         #expect(try app.orderGet("/api/v1/orders/\(id)", token: buyer.token).status == 200)
         #expect(try app.orderGet("/api/v1/orders/\(id)", token: other.token).status == 404)
-        let owner = try app.shop.pool.read { db in try db.legacyScalarInt("SELECT user_id FROM orders WHERE id = ?", id) }
+        let owner = try app.shop.pool.read { db in try db.scalarInt("SELECT user_id FROM orders WHERE id = \(id)") }
         #expect(owner == buyer.userID)
-        #expect(try app.shop.pool.read { db in try db.legacyScalarInt("SELECT sales FROM products") } == 0)
+        #expect(try app.shop.pool.read { db in try db.scalarInt("SELECT sales FROM products") } == 0)
     }
 
     @Test func cancelTwiceAndConfirmingAPendingOrderAre409s() throws {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTP
+import SQL
 import SQLite
 import ShopAPI
 @testable import ShopCore
@@ -269,7 +270,7 @@ struct PaymentAPITests {
         #expect(try s.status(order) == .cancelled)
         #expect(try s.events() == ["evt_late succeeded needs_refund"])
         let statuses = try s.shop.pool.read { db in
-            try db.legacyQuery("SELECT status FROM payments WHERE order_id = ?", order.id.rawValue).map { try $0.string("status") }
+            try db.query("SELECT status FROM payments WHERE order_id = \(order.id)").map { try $0.string("status") }
         }
         #expect(statuses == ["needs_refund"])
     }

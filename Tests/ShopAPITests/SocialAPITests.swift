@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import SQL
 import SQLite
 import ShopCore
 import ShopTestSupport
@@ -230,7 +231,7 @@ struct SocialAPITests {
         let tomorrow = app.clock.now.addingTimeInterval(86_400).formatted(.iso8601)
         try app.socialImportArticles([["author_phone": author.phone, "title": "明天", "content": "x", "category": "花艺课堂",
                                        "published_at": tomorrow]])
-        let future = try #require(try app.shop.pool.read { db in try db.legacyScalarInt("SELECT id FROM articles WHERE title = '明天'") })
+        let future = try #require(try app.shop.pool.read { db in try db.scalarInt("SELECT id FROM articles WHERE title = '明天'") })
 
         #expect(socialIDs(try app.socialSend("GET", "/feed", token: reader.token)) == [now])
         #expect(socialIDs(try app.socialSend("GET", "/articles")) == [now])
@@ -456,7 +457,7 @@ struct SocialAPITests {
         let read = try app.socialSend("GET", "/articles/\(id)")
         #expect(Array((read.json["content"] as? String ?? "").utf8) == Array(content.utf8))
         let stored = try app.shop.pool.read { db in
-            try db.legacyQueryOne("SELECT content FROM articles WHERE id = ?", Int64(id))?.string("content")
+            try db.queryOne("SELECT content FROM articles WHERE id = \(id)")?.string("content")
         }
         #expect(Array((stored ?? "").utf8) == Array(content.utf8))
     }

@@ -7,30 +7,30 @@ struct CatalogStore {
     /// Shared by the stores of one shop: list totals cached per catalogue version.
     var totals = ListTotals()
 
-    static let summaryColumns = """
+    static let summaryColumns: SQL = """
         p.id, p.title, p.subtitle, p.cover_url, p.price_cents, p.original_price_cents, p.sales, p.total_stock
         """
 
     static func summary(_ row: Row) throws -> ProductSummary {
-        ProductSummary(id: ProductID(try row.int64("id")), title: try row.string("title"), subtitle: try row.string("subtitle"),
-                       coverURL: try row.string("cover_url"), priceCents: try row.int64("price_cents"),
-                       originalPriceCents: try row.int64("original_price_cents"), sales: try row.int64("sales"),
-                       inStock: try row.int64("total_stock") > 0)
+        ProductSummary(id: try row.decode("id"), title: try row.decode("title"), subtitle: try row.decode("subtitle"),
+                       coverURL: try row.decode("cover_url"), priceCents: try row.decode("price_cents"),
+                       originalPriceCents: try row.decode("original_price_cents"), sales: try row.decode("sales"),
+                       inStock: try row.decode("total_stock", as: Int64.self) > 0)
     }
 
     /// Every category as a tree, ordered by position then id.
     func categoryTree(_ db: Connection) throws -> [CategoryNode] {
-        let rows = try db.legacyQuery("SELECT id, name, parent_id FROM categories ORDER BY position, id")
-        var children: [Int64?: [CategoryNode]] = [:]
+        let rows = try db.query("SELECT id, name, parent_id FROM categories ORDER BY position, id")
+        var children: [CategoryID?: [CategoryNode]] = [:]
         for row in rows {
-            let node = CategoryNode(id: CategoryID(try row.int64("id")), name: try row.string("name"),
-                                    parentID: try row.optionalInt64("parent_id").map(CategoryID.init), children: [])
-            children[node.parentID?.rawValue, default: []].append(node)
+            let node = CategoryNode(id: try row.decode("id"), name: try row.decode("name"),
+                                    parentID: try row.decode("parent_id"), children: [])
+            children[node.parentID, default: []].append(node)
         }
-        func build(_ parent: Int64?) -> [CategoryNode] {
+        func build(_ parent: CategoryID?) -> [CategoryNode] {
             (children[parent] ?? []).map { node in
                 var node = node
-                node.children = build(node.id.rawValue)
+                node.children = build(node.id)
                 return node
             }
         }
@@ -38,125 +38,121 @@ struct CatalogStore {
     }
 
     func hasProducts(_ db: Connection) throws -> Bool {
-        try db.legacyScalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1)") == 1
+        try db.scalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1)") == 1
     }
 
     func categoryExists(_ id: CategoryID, _ db: Connection) throws -> Bool {
-        try db.legacyScalarInt("SELECT COUNT(*) FROM categories WHERE id = ?", id.rawValue) == 1
+        try db.scalarInt("SELECT COUNT(*) FROM categories WHERE id = \(id)") == 1
     }
 
     /// One page of on-sale products matching the query, and the total count.
     func products(_ query: ProductQuery, _ db: Connection) throws -> Page<ProductSummary> {
         // With a search, the matches drive the query (`CROSS JOIN` fixes that order in SQLite):
         // left to the planner, FTS5 would be re-run for every product row.
-        var source = "products p"
-        var conditions = ["p.status = 'on_sale'"]
-        var bindings: [any SQLBindable] = []
-        var relevance = "p.created_at DESC, p.id DESC"
+        var source: SQL = "products p"
+        var conditions: [SQL] = ["p.status = \(ProductStatus.onSale)"]
+        var relevance = Self.newestFirst
 
         if let text = query.text {
             if SearchText.isShort(text) {
                 source = """
                     (SELECT product_id AS pid, MIN(field) AS tier, 0.0 AS score FROM product_grams
-                     WHERE gram = ? GROUP BY product_id) m
+                     WHERE gram = \(text.lowercased()) GROUP BY product_id) m
                     CROSS JOIN products p INDEXED BY products_listing ON p.id = m.pid
                     """
-                bindings.append(text.lowercased())
+                relevance = "m.tier, m.score, p.sales DESC, p.id DESC"
             } else {
                 source = """
                     (SELECT rowid AS pid, bm25(products_fts, 10.0, 4.0, 1.0) AS score FROM products_fts
-                     WHERE products_fts MATCH ?) m CROSS JOIN products p ON p.id = m.pid
+                     WHERE products_fts MATCH \(SearchText.ftsPhrase(text))) m CROSS JOIN products p ON p.id = m.pid
                     """
-                bindings.append(SearchText.ftsPhrase(text))
+                relevance = "\(Self.fieldTier(matching: SearchText.likeContains(text))), m.score, p.sales DESC, p.id DESC"
             }
-            relevance = "\(SearchText.isShort(text) ? "m.tier" : Self.fieldTier), m.score, p.sales DESC, p.id DESC"
         }
         if let category = query.categoryID {
             conditions.append("""
                 p.category_id IN (WITH RECURSIVE sub(id) AS (
-                    SELECT ? UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id)
+                    SELECT \(category) UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id)
                 SELECT id FROM sub)
                 """)
-            bindings.append(category.rawValue)
         }
         if let min = query.minPriceCents {
-            conditions.append("p.price_cents >= ?")
-            bindings.append(min)
+            conditions.append("p.price_cents >= \(min)")
         }
         if let max = query.maxPriceCents {
-            conditions.append("p.price_cents <= ?")
-            bindings.append(max)
+            conditions.append("p.price_cents <= \(max)")
         }
-        var orderBindings: [any SQLBindable] = []
-        if let text = query.text, !SearchText.isShort(text) {
-            let pattern = SearchText.likeContains(text)
-            orderBindings = [pattern, pattern]
-        }
-        let order: String
+        let order: SQL
         switch query.sort ?? (query.text == nil ? .newest : .relevance) {
         case .relevance: order = relevance
-        case .newest: order = "p.created_at DESC, p.id DESC"
+        case .newest: order = Self.newestFirst
         case .priceAscending: order = "p.price_cents ASC, p.id ASC"
         case .priceDescending: order = "p.price_cents DESC, p.id DESC"
         case .sales: order = "p.sales DESC, p.id DESC"
         }
-        if !order.contains(Self.fieldTier) { orderBindings = [] }
 
-        let from = "FROM \(source) WHERE \(conditions.joined(separator: " AND "))"
-        let limits: [any SQLBindable] = [query.page.perPage, query.page.offset]
+        let from: SQL = "FROM \(source) WHERE \(conditions.joined(separator: " AND "))"
+        let limits: SQL = "LIMIT \(query.page.perPage) OFFSET \(query.page.offset)"
         if query.text != nil {
             // A search ranks its matches and counts them in one pass over what the index holds,
             // then reads the summaries of just the page.
-            let ranked = try db.legacyQuery("SELECT p.id, COUNT(*) OVER () AS total \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
-                                      bindings: bindings + orderBindings + limits)
-            let total = try ranked.first.map { try $0.int64("total") }
-                ?? db.legacyScalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
-            let items = try summaries(ranked.map { try $0.int64("id") }, db)
+            let ranked = try db.query("SELECT p.id, COUNT(*) OVER () AS total \(from) ORDER BY \(order) \(limits)")
+            let total = try ranked.first.map { try $0.decode("total", as: Int64.self) }
+                ?? db.scalarInt("SELECT COUNT(*) \(from)") ?? 0
+            let items = try summaries(ranked.map { try $0.decode("id") }, db)
             return Page(items: items, page: query.page.page, perPage: query.page.perPage, total: Int(total))
         }
-        let key = ListTotals.Key(category: query.categoryID?.rawValue, minPrice: query.minPriceCents,
-                                 maxPrice: query.maxPriceCents)
-        let version = try db.legacyScalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        let key = ListTotals.Key(category: query.categoryID, minPrice: query.minPriceCents, maxPrice: query.maxPriceCents)
+        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
         let total: Int64
         if let cached = totals.total(for: key, at: version) {
             total = cached
         } else {
-            total = try db.legacyScalarInt("SELECT COUNT(*) \(from)", bindings: bindings) ?? 0
+            total = try db.scalarInt("SELECT COUNT(*) \(from)") ?? 0
             totals.remember(total, for: key, at: version)
         }
-        let rows = try db.legacyQuery("SELECT \(Self.summaryColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
-                                bindings: bindings + orderBindings + limits)
+        let rows = try db.query("SELECT \(Self.summaryColumns) \(from) ORDER BY \(order) \(limits)")
         return Page(items: try rows.map(Self.summary), page: query.page.page, perPage: query.page.perPage, total: Int(total))
     }
 
     /// The summaries of these products, in this order.
-    private func summaries(_ ids: [Int64], _ db: Connection) throws -> [ProductSummary] {
+    private func summaries(_ ids: [ProductID], _ db: Connection) throws -> [ProductSummary] {
         guard !ids.isEmpty else { return [] }
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        let rows = try db.legacyQuery("SELECT \(Self.summaryColumns) FROM products p WHERE p.id IN (\(placeholders))", bindings: ids)
-        var byID: [Int64: ProductSummary] = [:]
-        for row in rows { byID[try row.int64("id")] = try Self.summary(row) }
+        let rows = try db.query("SELECT \(Self.summaryColumns) FROM products p WHERE p.id IN (\(list: ids))")
+        var byID: [ProductID: ProductSummary] = [:]
+        for row in rows { byID[try row.decode("id")] = try Self.summary(row) }
         return ids.compactMap { byID[$0] }
     }
 
+    static let newestFirst: SQL = "p.created_at DESC, p.id DESC"
+
     /// Title hits first, then subtitle hits, then the rest (description): bm25 orders within a tier.
-    static let fieldTier = "CASE WHEN p.title LIKE ? ESCAPE '\\' THEN 0 WHEN p.subtitle LIKE ? ESCAPE '\\' THEN 1 ELSE 2 END"
+    static func fieldTier(matching pattern: String) -> SQL {
+        "CASE WHEN p.title LIKE \(pattern) ESCAPE '\\' THEN 0 WHEN p.subtitle LIKE \(pattern) ESCAPE '\\' THEN 1 ELSE 2 END"
+    }
 
     /// A product page, or nil when the product is unknown or off sale.
     func product(_ id: ProductID, _ db: Connection) throws -> ProductDetail? {
-        guard let row = try db.legacyQueryOne("""
+        guard let row = try db.queryOne("""
             SELECT \(Self.summaryColumns), p.description, p.category_id, p.attributes
-            FROM products p WHERE p.id = ? AND p.status = 'on_sale'
-            """, id.rawValue) else { return nil }
-        let images = try db.legacyQuery("SELECT url FROM product_images WHERE product_id = ? ORDER BY position", id.rawValue)
-            .map { try $0.string("url") }
-        let skus = try db.legacyQuery("SELECT id, code, name, price_cents, stock FROM skus WHERE product_id = ? ORDER BY price_cents, id",
-                                id.rawValue).map { row in
-            SKU(id: SKUID(try row.int64("id")), code: try row.string("code"), name: try row.string("name"),
-                priceCents: try row.int64("price_cents"), stock: try row.int64("stock"))
+            FROM products p WHERE p.id = \(id) AND p.status = \(ProductStatus.onSale)
+            """) else { return nil }
+        let images = try db.query("SELECT url FROM product_images WHERE product_id = \(id) ORDER BY position")
+            .map { try $0.decode("url", as: String.self) }
+        let skus = try db.query("SELECT id, code, name, price_cents, stock FROM skus WHERE product_id = \(id) ORDER BY price_cents, id")
+            .map { row in
+                SKU(id: try row.decode("id"), code: try row.decode("code"), name: try row.decode("name"),
+                    priceCents: try row.decode("price_cents"), stock: try row.decode("stock"))
+            }
+        let attributesText: String = try row.decode("attributes")
+        guard let attributes = JSONValue.object(parsing: attributesText) else {
+            throw RowDecodingError(table: "products", column: "attributes", value: .text(attributesText),
+                                   reason: "expected a JSON object")
         }
-        return ProductDetail(summary: try Self.summary(row), description: try row.string("description"), images: images,
-                             categoryID: CategoryID(try row.int64("category_id")),
-                             attributes: JSONValue.object(parsing: try row.string("attributes")) ?? [:], skus: skus)
+        return ProductDetail(summary: try Self.summary(row), description: try row.decode("description"), images: images,
+                             categoryID: try row.decode("category_id"), attributes: attributes, skus: skus)
     }
 }
+
+/// Stored as its raw value (`on_sale`, `off_sale`).
+extension ProductStatus: SQLCodable {}

@@ -5,7 +5,7 @@ import Foundation
 /// the version is one row read in the same transaction, so a cached total is never stale.
 final class ListTotals: @unchecked Sendable {
     struct Key: Hashable {
-        let category: Int64?
+        let category: CategoryID?
         let minPrice: Int64?
         let maxPrice: Int64?
     }

@@ -9,7 +9,7 @@ struct OrderLifecycle {
 
     /// pending_payment → paid; counts the units sold. False when the order was not pending.
     func markPaid(_ id: OrderID, at now: Int64, _ db: Connection) throws -> Bool {
-        guard try orders.transition(id, from: .pendingPayment, to: .paid, timeColumn: "paid_at", at: now, db) else { return false }
+        guard try orders.transition(id, from: .pendingPayment, to: .paid, stamp: .paidAt, at: now, db) else { return false }
         for item in try orders.items(of: id, db) {
             try stock.addSales(item.quantity, to: item.productID, db)
         }
@@ -18,7 +18,7 @@ struct OrderLifecycle {
 
     /// pending_payment → cancelled; returns the stock. False when the order was not pending.
     func cancel(_ id: OrderID, reason: String, at now: Int64, _ db: Connection) throws -> Bool {
-        guard try orders.transition(id, from: .pendingPayment, to: .cancelled, timeColumn: "cancelled_at", at: now, db) else {
+        guard try orders.transition(id, from: .pendingPayment, to: .cancelled, stamp: .cancelledAt, at: now, db) else {
             return false
         }
         try orders.setCancelReason(id, reason, db)
@@ -30,13 +30,13 @@ struct OrderLifecycle {
 
     /// paid → shipped with a carrier and tracking number.
     func ship(_ id: OrderID, carrier: String, trackingNumber: String, at now: Int64, _ db: Connection) throws -> Bool {
-        guard try orders.transition(id, from: .paid, to: .shipped, timeColumn: "shipped_at", at: now, db) else { return false }
+        guard try orders.transition(id, from: .paid, to: .shipped, stamp: .shippedAt, at: now, db) else { return false }
         try orders.setShipment(id, carrier: carrier, trackingNumber: trackingNumber, db)
         return true
     }
 
     /// shipped → completed (the buyer confirmed, or the auto-complete delay passed).
     func complete(_ id: OrderID, at now: Int64, _ db: Connection) throws -> Bool {
-        try orders.transition(id, from: .shipped, to: .completed, timeColumn: "completed_at", at: now, db)
+        try orders.transition(id, from: .shipped, to: .completed, stamp: .completedAt, at: now, db)
     }
 }

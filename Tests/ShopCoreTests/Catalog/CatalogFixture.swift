@@ -71,32 +71,32 @@ extension TestShop {
         try pool.read { db in
             var tables: [String: [[SQLValue]]] = [:]
             for table in ["categories", "products", "skus", "product_images", "product_grams", "search_queries"] {
-                let columns = try db.legacyQuery("SELECT name FROM pragma_table_info(?)", table).map { try $0.string("name") }
-                tables[table] = try db.legacyQuery("SELECT * FROM \"\(table)\" ORDER BY 1, 2").map { row in columns.map { row[$0] } }
+                let columns = try db.query("SELECT name FROM pragma_table_info(\(table))").map { try $0.string("name") }
+                tables[table] = try db.query("SELECT * FROM \(SQLIdentifier(table)) ORDER BY 1, 2").map { row in columns.map { row[$0] } }
             }
-            tables["products_fts"] = try db.legacyQuery("SELECT rowid, title, subtitle, description FROM products_fts ORDER BY rowid")
+            tables["products_fts"] = try db.query("SELECT rowid, title, subtitle, description FROM products_fts ORDER BY rowid")
                 .map { row in (0..<4).map { row[$0] } }
             return CatalogSnapshot(tables: tables)
         }
     }
 
     func catalogProductID(code: String) throws -> ProductID {
-        guard let id = try pool.read({ db in try db.legacyScalarInt("SELECT id FROM products WHERE code = ?", code) }) else {
+        guard let id = try pool.read({ db in try db.scalar("SELECT id FROM products WHERE code = \(code)", as: ProductID.self) }) else {
             throw FixtureError("no product \(code)")
         }
-        return ProductID(id)
+        return id
     }
 
     func catalogCategoryID(path: String) throws -> CategoryID {
-        guard let id = try pool.read({ db in try db.legacyScalarInt("SELECT id FROM categories WHERE path = ?", path) }) else {
+        guard let id = try pool.read({ db in try db.scalar("SELECT id FROM categories WHERE path = \(path)", as: CategoryID.self) }) else {
             throw FixtureError("no category \(path)")
         }
-        return CategoryID(id)
+        return id
     }
 
     /// Sales are counted by orders, not imported: tests set them directly.
     func setCatalogSales(_ sales: Int64, code: String) throws {
-        try pool.write { db in _ = try db.legacyRun("UPDATE products SET sales = ? WHERE code = ?", sales, code) }
+        try pool.write { db in _ = try db.run("UPDATE products SET sales = \(sales) WHERE code = \(code)") }
     }
 
     /// Titles of one page of on-sale products for a query.

@@ -1,3 +1,4 @@
+import SQL
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -31,9 +32,9 @@ struct CatalogListTotalTests {
     @Test func stockChangesFromOrdersKeepTheCachedTotalValid() throws {
         let fixture = try TestShop()
         try fixture.importCatalogLines([CatalogLine(product: "P1", sku: "S1", price: "10.00")])
-        let before = try fixture.pool.read { try $0.legacyScalarInt("SELECT version FROM catalog_version") }
-        try fixture.pool.write { try $0.legacyRun("UPDATE skus SET stock = stock - 1") }
-        let after = try fixture.pool.read { try $0.legacyScalarInt("SELECT version FROM catalog_version") }
+        let before = try fixture.pool.read { try $0.scalarInt("SELECT version FROM catalog_version") }
+        try fixture.pool.write { _ = try $0.run("UPDATE skus SET stock = stock - 1") }
+        let after = try fixture.pool.read { try $0.scalarInt("SELECT version FROM catalog_version") }
         #expect(before == after)
         #expect(try total(fixture) == 1)
     }

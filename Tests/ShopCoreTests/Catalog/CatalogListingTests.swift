@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import ShopTestSupport
 import Testing
 @testable import ShopCore
@@ -38,7 +39,7 @@ struct CatalogListingTests {
         let start = fixture.clock.clock.unixNow
         try fixture.pool.write { db in
             for item in Self.items {
-                _ = try db.legacyRun("UPDATE products SET sales = ?, created_at = ? WHERE code = ?", item.sales, start + item.ageRank, item.code)
+                _ = try db.run("UPDATE products SET sales = \(item.sales), created_at = \(start + item.ageRank) WHERE code = \(item.code)")
             }
         }
         return fixture

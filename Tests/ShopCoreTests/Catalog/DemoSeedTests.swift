@@ -43,9 +43,9 @@ struct DemoSeedTests {
         try fixture.shop.demo.seed(from: Self.examples)
         let rose19 = try #require(try fixture.orderSeedIDs()["FL-ROSE-001-19"])
         try fixture.pool.write { db in
-            try db.legacyRun("UPDATE skus SET stock = 1 WHERE code = 'FL-ROSE-001-11'")
-            try db.legacyRun("DELETE FROM cart_items")
-            try db.legacyRun("DELETE FROM skus WHERE id = ?", rose19.rawValue)
+            try db.run("UPDATE skus SET stock = 1 WHERE code = 'FL-ROSE-001-11'")
+            try db.run("DELETE FROM cart_items")
+            try db.run("DELETE FROM skus WHERE id = \(rose19)")
         }
         let again = try fixture.shop.demo.seed(from: Self.examples)
         #expect(again.catalog.skus.created == 1)
@@ -59,7 +59,7 @@ extension TestShop {
     func orderSeedIDs() throws -> [String: SKUID] {
         try pool.read { db in
             var ids: [String: SKUID] = [:]
-            for row in try db.legacyQuery("SELECT id, code FROM skus") { ids[try row.string("code")] = SKUID(try row.int64("id")) }
+            for row in try db.query("SELECT id, code FROM skus") { ids[try row.decode("code")] = try row.decode("id") }
             return ids
         }
     }
@@ -69,8 +69,8 @@ extension TestShop {
         try pool.read { db in
             var tables: [String: [[SQLValue]]] = [:]
             for table in ["categories", "products", "skus", "product_images", "users", "articles"] {
-                let columns = try db.legacyQuery("SELECT name FROM pragma_table_info(?)", table).map { try $0.string("name") }
-                tables[table] = try db.legacyQuery("SELECT * FROM \"\(table)\" ORDER BY 1").map { row in columns.map { row[$0] } }
+                let columns = try db.query("SELECT name FROM pragma_table_info(\(table))").map { try $0.string("name") }
+                tables[table] = try db.query("SELECT * FROM \(SQLIdentifier(table)) ORDER BY 1").map { row in columns.map { row[$0] } }
             }
             return tables
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SQL
 import SQLite
 @testable import ShopCore
 import ShopTestSupport
@@ -46,8 +47,8 @@ struct OrderConcurrencyTests {
         #expect(try shop.orderStock(cold) == 45, "a refused order must give back nothing it did not keep")
         #expect(Int64(lowest.all.first ?? "-1") ?? -1 >= 0, "stock seen below zero: \(lowest.all)")
         let (orders, hotUnits) = try shop.pool.read { db in
-            (try db.legacyScalarInt("SELECT COUNT(*) FROM orders") ?? -1,
-             try db.legacyScalarInt("SELECT COALESCE(SUM(quantity), 0) FROM order_items WHERE sku_id = ?", hot.rawValue) ?? -1)
+            (try db.scalarInt("SELECT COUNT(*) FROM orders") ?? -1,
+             try db.scalarInt("SELECT COALESCE(SUM(quantity), 0) FROM order_items WHERE sku_id = \(hot)") ?? -1)
         }
         #expect(orders == 5)
         #expect(hotUnits == 5)

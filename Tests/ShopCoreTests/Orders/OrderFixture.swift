@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 @testable import ShopCore
 import ShopTestSupport
@@ -34,7 +35,7 @@ extension TestShop {
         guard outcome.issues.isEmpty else { throw FixtureError("seed rejected: \(outcome.issues)") }
         return try pool.read { db in
             var ids: [String: SKUID] = [:]
-            for row in try db.legacyQuery("SELECT id, code FROM skus") { ids[try row.string("code")] = SKUID(try row.int64("id")) }
+            for row in try db.query("SELECT id, code FROM skus") { ids[try row.decode("code")] = try row.decode("id") }
             return ids
         }
     }
@@ -58,8 +59,8 @@ extension TestShop {
 
     /// The SKU's stock as stored in its row.
     func orderStock(_ sku: SKUID) throws -> Int64 {
-        guard let stock = try pool.read({ db in try db.legacyScalarInt("SELECT stock FROM skus WHERE id = ?", sku.rawValue) }) else {
-            throw FixtureError("no SKU \(sku.rawValue)")
+        guard let stock = try pool.read({ db in try db.scalarInt("SELECT stock FROM skus WHERE id = \(sku)") }) else {
+            throw FixtureError("no SKU \(sku)")
         }
         return stock
     }
@@ -67,7 +68,7 @@ extension TestShop {
     /// Row counts of the order tables: (orders, order_items, idempotency_keys).
     func orderRowCounts() throws -> [Int64] {
         try pool.read { db in
-            try ["orders", "order_items", "idempotency_keys"].map { try db.legacyScalarInt("SELECT COUNT(*) FROM \($0)") ?? -1 }
+            try ["orders", "order_items", "idempotency_keys"].map { try db.scalarInt("SELECT COUNT(*) FROM \(SQLIdentifier($0))") ?? -1 }
         }
     }
 

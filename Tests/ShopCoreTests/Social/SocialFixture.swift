@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import ShopTestSupport
 import Testing
@@ -39,7 +40,7 @@ extension TestShop {
     }
 
     func socialCount(_ table: String) throws -> Int64 {
-        try pool.read { db in try db.legacyScalarInt("SELECT COUNT(*) FROM \(table)") ?? -1 }
+        try pool.read { db in try db.scalarInt("SELECT COUNT(*) FROM \(SQLIdentifier(table))") ?? -1 }
     }
 
     func socialProfile(_ id: UserID, viewer: UserID? = nil) throws -> PublicProfile {
@@ -49,7 +50,7 @@ extension TestShop {
     /// An article as stored, read without counting a view.
     func socialStoredArticle(_ id: ArticleID) throws -> (likes: Int64, comments: Int64, views: Int64)? {
         try pool.read { db in
-            try db.legacyQueryOne("SELECT likes_count, comments_count, views FROM articles WHERE id = ?", id.rawValue).map {
+            try db.queryOne("SELECT likes_count, comments_count, views FROM articles WHERE id = \(id)").map {
                 (try $0.int64("likes_count"), try $0.int64("comments_count"), try $0.int64("views"))
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import ShopTestSupport
 import Testing
 @testable import ShopCore
@@ -113,6 +114,6 @@ struct SocialTopAndAuthorshipTests {
 extension TestShop {
     /// An article's stored title, read without counting a view.
     func socialStoredArticleTitle(_ id: ArticleID) throws -> String? {
-        try pool.read { db in try db.legacyQueryOne("SELECT title FROM articles WHERE id = ?", id.rawValue).map { try $0.string("title") } }
+        try pool.read { db in try db.queryOne("SELECT title FROM articles WHERE id = \(id)").map { try $0.string("title") } }
     }
 }
