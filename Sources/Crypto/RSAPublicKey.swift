@@ -66,8 +66,9 @@ public struct RSAPublicKey: Sendable {
 
 /// Owns one EVP_PKEY and frees it with the last reference.
 ///
-/// Sendable because the key is never mutated after parsing: openssl-threads(7) allows
-/// concurrent read-only use of one EVP_PKEY, each thread with its own EVP_MD_CTX.
+/// Sendable unchecked because the C handle is opaque to the compiler. No thread owns the key: it is
+/// never mutated after parsing, and openssl-threads(7) allows concurrent read-only use of one
+/// EVP_PKEY from any thread, each with its own EVP_MD_CTX (`verifySHA256` makes one per call).
 private final class OwnedPublicKey: @unchecked Sendable {
     let pointer: OpaquePointer
 

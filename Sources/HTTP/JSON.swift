@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The API's JSON conventions: snake_case keys, RFC 3339 dates, sorted keys for stable output.
 public enum JSON {
@@ -131,21 +132,15 @@ extension HTTPError {
 }
 
 /// Remembers `JSON.snakeCase` of each key, shared by all threads.
-final class WireNameCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var names: [String: String] = [:]
+final class WireNameCache: Sendable {
+    private let names = Mutex<[String: String]>([:])
 
     func snakeCase(_ camel: String) -> String {
-        lock.lock()
-        if let known = names[camel] {
-            lock.unlock()
-            return known
-        }
-        lock.unlock()
+        if let known = names.withLock({ $0[camel] }) { return known }
         let converted = JSON.snakeCase(camel)
-        lock.lock()
-        if names.count < 4_096 { names[camel] = converted }
-        lock.unlock()
+        names.withLock { names in
+            if names.count < 4_096 { names[camel] = converted }
+        }
         return converted
     }
 }

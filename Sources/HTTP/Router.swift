@@ -1,14 +1,12 @@
-/// Matches method + path (`/api/v1/products/:id`) to a handler; 404 and 405 in the error shape.
+/// Collects routes while the application is composed; `Router(routes)` then freezes them.
 ///
-/// Routes are added while the application is composed, before the server starts; after that the
-/// router is only read, from many threads.
-public final class Router: @unchecked Sendable {
+/// Not Sendable on purpose: it is filled on one thread, before the server starts, and only the
+/// frozen `Router` is shared.
+public final class Routes {
     struct Route {
         let method: String
         let pattern: String
         let segments: [Segment]
-        /// How many segments are literal: the more, the more specific the pattern.
-        let specificity: Int
         let responder: Responder
     }
 
@@ -17,55 +15,114 @@ public final class Router: @unchecked Sendable {
         case parameter(String)
     }
 
-    private var routes: [Route] = []
+    private(set) var routes: [Route] = []
 
     public init() {}
 
-    /// Every route as (method, pattern), in the order added: for docs and the contract test.
-    public var routeTable: [(method: String, pattern: String)] {
-        routes.map { ($0.method, $0.pattern) }
-    }
-
     /// Adds a route; `middleware` wraps only this route, the first outermost.
     public func add(_ method: HTTPMethod, _ pattern: String, middleware: [any Middleware] = [], use handler: @escaping Responder) {
-        let segments = Self.split(pattern).map { part -> Segment in
+        let segments = Router.split(pattern).map { part -> Segment in
             part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
         }
-        let specificity = segments.filter { if case .literal = $0 { true } else { false } }.count
-        routes.append(Route(method: method.rawValue, pattern: pattern, segments: segments, specificity: specificity,
+        routes.append(Route(method: method.rawValue, pattern: pattern, segments: segments,
                             responder: middleware.wrapping(handler)))
     }
 
     /// A group of routes sharing a path prefix and middleware.
     public func group(_ prefix: String, middleware: [any Middleware] = []) -> RouteGroup {
-        RouteGroup(router: self, prefix: prefix, middleware: middleware)
+        RouteGroup(routes: self, prefix: prefix, middleware: middleware)
+    }
+}
+
+/// Matches method + path (`/api/v1/products/:id`) to a handler; 404 and 405 in the error shape.
+///
+/// Immutable once made from `Routes`, so any number of threads share it. The patterns form a tree
+/// of path segments, literal children in a dictionary beside one parameter child, with each
+/// pattern's handlers keyed by method at its end: a lookup walks the path once (trying a
+/// parameter only where the segment could also be one) instead of testing every route.
+public struct Router: Sendable {
+    /// One handler at the end of a pattern.
+    struct Endpoint: Sendable {
+        /// Position among all routes as added: among equally specific patterns the first wins.
+        let order: Int
+        /// The name of each parameter segment, in path order.
+        let parameterNames: [String]
+        let responder: Responder
+    }
+
+    /// The patterns that continue past one segment position.
+    final class Node: Sendable {
+        let literals: [String: Node]
+        let parameter: Node?
+        /// The handlers of the patterns ending here, by method; the first added per method.
+        let endpoints: [String: Endpoint]
+
+        init(_ routes: [(order: Int, route: Routes.Route)], depth: Int) {
+            var endpoints: [String: Endpoint] = [:]
+            var literalRoutes: [String: [(order: Int, route: Routes.Route)]] = [:]
+            var parameterRoutes: [(order: Int, route: Routes.Route)] = []
+            for entry in routes {
+                let segments = entry.route.segments
+                guard depth < segments.count else {
+                    if endpoints[entry.route.method] == nil {
+                        let names = segments.compactMap { segment -> String? in
+                            if case .parameter(let name) = segment { name } else { nil }
+                        }
+                        endpoints[entry.route.method] = Endpoint(order: entry.order, parameterNames: names,
+                                                                 responder: entry.route.responder)
+                    }
+                    continue
+                }
+                switch segments[depth] {
+                case .literal(let text): literalRoutes[text, default: []].append(entry)
+                case .parameter: parameterRoutes.append(entry)
+                }
+            }
+            self.endpoints = endpoints
+            literals = literalRoutes.mapValues { Node($0, depth: depth + 1) }
+            parameter = parameterRoutes.isEmpty ? nil : Node(parameterRoutes, depth: depth + 1)
+        }
+    }
+
+    /// A pattern matching a whole path: where it ends, its literal count and its parameter values.
+    private struct Match {
+        let node: Node
+        let specificity: Int
+        let values: [Substring]
+    }
+
+    private let root: Node
+
+    /// Every route as (method, pattern), in the order added: for docs and the contract test.
+    public let routeTable: [(method: String, pattern: String)]
+
+    /// Freezes `routes`: routes added to it later are not seen.
+    public init(_ routes: Routes) {
+        root = Node(routes.routes.enumerated().map { (order: $0.offset, route: $0.element) }, depth: 0)
+        routeTable = routes.routes.map { ($0.method, $0.pattern) }
     }
 
     /// Dispatches a request: the matching handler, else 405 (path known, method not) or 404.
     /// When several patterns match a path, the most specific (most literal segments) wins, so
-    /// `/articles/top` is not also `/articles/:id`.
+    /// `/articles/top` is not also `/articles/:id`; the methods allowed are those of the most
+    /// specific patterns.
     public func respond(to request: Request, context: Context) throws -> Response {
         let parts = Self.split(request.path)
-        var best: [(route: Route, parameters: [String: String])] = []
-        var bestSpecificity = -1
-        for route in routes {
-            guard let parameters = Self.match(route.segments, parts) else { continue }
-            let specificity = route.specificity
-            if specificity > bestSpecificity {
-                best = [(route, parameters)]
-                bestSpecificity = specificity
-            } else if specificity == bestSpecificity {
-                best.append((route, parameters))
-            }
-        }
+        var best: [Match] = []
+        var values: [Substring] = []
+        Self.collect(root, parts, depth: 0, literals: 0, values: &values, into: &best)
         let method = request.method == "HEAD" ? "GET" : request.method
-        if let (route, parameters) = best.first(where: { $0.route.method == method }) {
+        let chosen = best.compactMap { match in match.node.endpoints[method].map { (match, $0) } }
+            .min { $0.1.order < $1.1.order }
+        if let (match, endpoint) = chosen {
             var request = request
+            var parameters: [String: String] = [:]
+            for (name, value) in zip(endpoint.parameterNames, match.values) { parameters[name] = String(value) }
             request.parameters = parameters
-            return try route.responder(request, context)
+            return try endpoint.responder(request, context)
         }
         if best.isEmpty { throw HTTPError.notFound("No route for \(request.path).") }
-        var allowed = Set(best.map(\.route.method))
+        var allowed = Set(best.flatMap(\.node.endpoints.keys))
         if allowed.contains("GET") { allowed.insert("HEAD") }
         var response = HTTPError(.methodNotAllowed, code: "method_not_allowed",
                                  message: "\(request.method) is not allowed here.").response
@@ -73,37 +130,47 @@ public final class Router: @unchecked Sendable {
         return response
     }
 
-    static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+    /// Adds to `best` every pattern below `node` that matches the rest of `parts`, keeping only the
+    /// most specific; literal children are tried before the parameter child.
+    private static func collect(_ node: Node, _ parts: [Substring], depth: Int, literals: Int,
+                                values: inout [Substring], into best: inout [Match]) {
+        guard depth < parts.count else {
+            guard !node.endpoints.isEmpty else { return }
+            if let first = best.first, first.specificity > literals { return }
+            if let first = best.first, first.specificity < literals { best.removeAll() }
+            best.append(Match(node: node, specificity: literals, values: values))
+            return
+        }
+        let part = parts[depth]
+        if let next = node.literals[String(part)] {
+            collect(next, parts, depth: depth + 1, literals: literals + 1, values: &values, into: &best)
+        }
+        if let next = node.parameter {
+            values.append(part)
+            collect(next, parts, depth: depth + 1, literals: literals, values: &values, into: &best)
+            values.removeLast()
+        }
     }
 
-    static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
-        guard segments.count == parts.count else { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let text): if text != part { return nil }
-            case .parameter(let name): parameters[name] = String(part)
-            }
-        }
-        return parameters
+    static func split(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
     }
 }
 
 /// Routes under one prefix with shared middleware: `api.get("/cart", use: show)`.
 public struct RouteGroup {
-    let router: Router
+    let routes: Routes
     let prefix: String
     let middleware: [any Middleware]
 
     /// A nested group: the prefixes join and the middleware add up.
     public func group(_ prefix: String, middleware: [any Middleware] = []) -> RouteGroup {
-        RouteGroup(router: router, prefix: self.prefix + prefix, middleware: self.middleware + middleware)
+        RouteGroup(routes: routes, prefix: self.prefix + prefix, middleware: self.middleware + middleware)
     }
 
     @discardableResult
     public func on(_ method: HTTPMethod, _ path: String, use handler: @escaping Responder) -> RouteGroup {
-        router.add(method, prefix + path, middleware: middleware, use: handler)
+        routes.add(method, prefix + path, middleware: middleware, use: handler)
         return self
     }
 

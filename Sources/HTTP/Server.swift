@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// Listening address, thread pool and the limits every connection lives under.
 public struct ServerOptions: Sendable {
@@ -38,19 +39,38 @@ public struct ServerError: Error, CustomStringConvertible {
 
 /// An HTTP/1.1 server over libmicrohttpd: an epoll thread pool, keep-alive, a body limit,
 /// connection limits, an idle timeout and a request timeout (`RequestDeadlines`). Handlers run synchronously on its worker threads.
-public final class Server: @unchecked Sendable {
+///
+/// The daemon handle lives in `lifecycle`: it is started and quiesced under that lock, and the one
+/// thread that moves it to `.stopped` stops it, outside the lock (stopping joins the worker
+/// threads, which must not wait on it). libmicrohttpd's threads never touch the handle; they reach
+/// this object through the callbacks' context pointer. So every field is Sendable, checked.
+public final class Server: Sendable {
     public let options: ServerOptions
     let responder: Responder
     let deadlines: RequestDeadlines
-    private var daemon: OpaquePointer?
-    /// Closes connections whose request is overdue; runs on its own queue from `start()` to `stop()`.
-    private var watchdog: (any DispatchSourceTimer)?
+    private let lifecycle = Mutex(Lifecycle())
     private let watchdogQueue = DispatchQueue(label: "http.request-deadlines")
-    private let inFlight = NSCondition()
-    private var activeRequests = 0
+    /// Entered when a request begins and left when it completes; `stop` waits on it.
+    private let inFlight = DispatchGroup()
+    private let activeRequests = Mutex(0)
+
+    private struct Lifecycle {
+        var phase = Phase.notStarted
+        /// Closes connections whose request is overdue; runs on its own queue from `start()` to `stop()`.
+        var watchdog: (any DispatchSourceTimer)?
+        var port: UInt16 = 0
+    }
+
+    private enum Phase {
+        case notStarted
+        case running(OpaquePointer)
+        /// No longer accepting; in-flight requests are finishing.
+        case stopping(OpaquePointer)
+        case stopped
+    }
 
     /// The port actually bound (differs from `options.port` when that was 0).
-    public private(set) var port: UInt16 = 0
+    public var port: UInt16 { lifecycle.withLock { $0.port } }
 
     /// `responder` answers every request; errors it throws are rendered in the error shape.
     public init(options: ServerOptions, responder: @escaping Responder) {
@@ -60,83 +80,93 @@ public final class Server: @unchecked Sendable {
     }
 
     deinit {
-        stopWatchdog()
-        if let daemon { MHD_stop_daemon(daemon) }
+        if let daemon = finish() { MHD_stop_daemon(daemon) }
+        watchdogQueue.sync {}
     }
 
     /// Binds and starts the worker threads.
     public func start() throws {
-        precondition(daemon == nil, "server already started")
-        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        daemon = shop_mhd_start(UInt32(flags), options.host, options.port,
-                                serverAccessHandler, context,
-                                serverRequestCompleted, context,
-                                serverRequestLineRead, nil,
-                                serverConnectionNotified, context,
-                                UInt32(max(1, options.threads)),
-                                UInt32(max(1, options.maxConnections)),
-                                UInt32(max(0, options.maxConnectionsPerIP)),
-                                UInt32(max(0, options.idleTimeoutSeconds)),
-                                32 * 1024)
-        guard let daemon else {
-            throw ServerError(description: "cannot listen on \(options.host):\(options.port) (address in use or not an IPv4 address?)")
+        try lifecycle.withLock { lifecycle in
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            switch lifecycle.phase {
+            case .notStarted, .stopped: break
+            case .running, .stopping: preconditionFailure("server already started")
+            }
+            let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+            let daemon = shop_mhd_start(UInt32(flags), options.host, options.port,
+                                        serverAccessHandler, context,
+                                        serverRequestCompleted, context,
+                                        serverRequestLineRead, nil,
+                                        serverConnectionNotified, context,
+                                        UInt32(max(1, options.threads)),
+                                        UInt32(max(1, options.maxConnections)),
+                                        UInt32(max(0, options.maxConnectionsPerIP)),
+                                        UInt32(max(0, options.idleTimeoutSeconds)),
+                                        32 * 1024)
+            guard let daemon else {
+                throw ServerError(description: "cannot listen on \(options.host):\(options.port) (address in use or not an IPv4 address?)")
+            }
+            lifecycle.phase = .running(daemon)
+            lifecycle.port = shop_mhd_bound_port(daemon)
+            lifecycle.watchdog = Self.makeWatchdog(options.requestTimeoutSeconds, deadlines, on: watchdogQueue)
         }
-        port = shop_mhd_bound_port(daemon)
-        startWatchdog()
     }
 
     /// Checks deadlines a few times per timeout (at least once a second), so an overdue request
     /// is cut off within about a quarter of the timeout past it.
-    private func startWatchdog() {
-        let interval = min(1.0, max(0.05, Double(options.requestTimeoutSeconds) / 4))
-        let timer = DispatchSource.makeTimerSource(queue: watchdogQueue)
+    private static func makeWatchdog(_ timeoutSeconds: Int, _ deadlines: RequestDeadlines,
+                                     on queue: DispatchQueue) -> any DispatchSourceTimer {
+        let interval = min(1.0, max(0.05, Double(timeoutSeconds) / 4))
+        let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval)
         timer.setEventHandler { [deadlines] in deadlines.shutDownOverdue() }
         timer.resume()
-        watchdog = timer
-    }
-
-    /// Cancels the watchdog and waits out a sweep already running.
-    private func stopWatchdog() {
-        guard let watchdog else { return }
-        watchdog.cancel()
-        watchdogQueue.sync {}
-        self.watchdog = nil
+        return timer
     }
 
     /// Stops accepting, lets in-flight requests finish (up to `grace` seconds), then closes everything.
     public func stop(grace: TimeInterval = 30) {
-        guard let daemon else { return }
-        let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { close(listener) }
-        let deadline = Date().addingTimeInterval(grace)
-        inFlight.lock()
-        while activeRequests > 0 && inFlight.wait(until: deadline) {}
-        inFlight.unlock()
-        MHD_stop_daemon(daemon)
-        self.daemon = nil
-        stopWatchdog()
+        let quiesced = lifecycle.withLock { lifecycle -> Bool in
+            guard case .running(let daemon) = lifecycle.phase else { return false }
+            let listener = MHD_quiesce_daemon(daemon)
+            if listener >= 0 { close(listener) }
+            lifecycle.phase = .stopping(daemon)
+            return true
+        }
+        guard quiesced else { return }
+        _ = inFlight.wait(wallTimeout: .now() + grace)
+        if let daemon = finish() { MHD_stop_daemon(daemon) }
+        // Waits out a deadline sweep already running.
+        watchdogQueue.sync {}
+    }
+
+    /// Moves to `.stopped` and cancels the watchdog; the daemon, if one was still up, is the
+    /// caller's to stop (only one caller ever gets it).
+    private func finish() -> OpaquePointer? {
+        lifecycle.withLock { lifecycle -> OpaquePointer? in
+            lifecycle.watchdog?.cancel()
+            lifecycle.watchdog = nil
+            defer { lifecycle.phase = .stopped }
+            switch lifecycle.phase {
+            case .running(let daemon), .stopping(let daemon): return daemon
+            case .notStarted, .stopped: return nil
+            }
+        }
     }
 
     /// Requests begun and not yet completed.
     public var requestsInFlight: Int {
-        inFlight.lock()
-        defer { inFlight.unlock() }
-        return activeRequests
+        activeRequests.withLock { $0 }
     }
 
     func requestBegan() {
-        inFlight.lock()
-        activeRequests += 1
-        inFlight.unlock()
+        activeRequests.withLock { $0 += 1 }
+        inFlight.enter()
     }
 
     func requestEnded() {
-        inFlight.lock()
-        activeRequests -= 1
-        if activeRequests == 0 { inFlight.broadcast() }
-        inFlight.unlock()
+        activeRequests.withLock { $0 -= 1 }
+        inFlight.leave()
     }
 
     /// Runs the responder; never throws, whatever the handler did.

@@ -1,18 +1,28 @@
 import SQL
 import Dispatch
 import Foundation
+import Synchronization
 
 /// One writer connection behind a lock plus a pool of reader connections, safe from many threads.
 ///
 /// SQLite allows one writer at a time; serialising writers here (instead of letting them race
 /// for the file lock) means in-process writers never see `SQLITE_BUSY`. In WAL mode readers
 /// run beside the writer and see the last committed state.
+///
+/// Sendable unchecked because a `Connection` wraps a sqlite3 handle opened `NOMUTEX`, which is not
+/// Sendable; the pool is what makes sharing it safe. Each connection belongs to one thread at a
+/// time, the one running the closure it is lent to: the writer to the holder of `writerTurn`, a
+/// reader to the thread that took its index out of `idleReaders` until it puts it back. The
+/// bookkeeping itself lives in `Mutex`es, which the compiler checks.
 public final class DatabasePool: @unchecked Sendable {
     public let path: String
     private let writer: Connection
-    private let writerLock = NSLock()
-    private var idleReaders: [Connection]
-    private let readersLock = NSLock()
+    /// Held for as long as a closure has the writer.
+    private let writerTurn = Mutex(())
+    private let readers: [Connection]
+    /// Indices into `readers` lent to nobody; `readerSlots` counts them, so a thread that passed
+    /// the semaphore always finds one.
+    private let idleReaders: Mutex<[Int]>
     private let readerSlots: DispatchSemaphore
     private let readsUseWriter: Bool
 
@@ -28,13 +38,15 @@ public final class DatabasePool: @unchecked Sendable {
         writer = try Connection(path: path, options: options)
         readsUseWriter = path == ":memory:"
         if readsUseWriter {
-            idleReaders = []
+            self.readers = []
+            idleReaders = Mutex([])
             readerSlots = DispatchSemaphore(value: 0)
         } else {
             var readerOptions = options
             readerOptions.walMode = false
-            idleReaders = try (0..<readers).map { _ in try Connection(path: path, options: readerOptions) }
-            for reader in idleReaders { try reader.execute("PRAGMA query_only=ON") }
+            self.readers = try (0..<readers).map { _ in try Connection(path: path, options: readerOptions) }
+            for reader in self.readers { try reader.execute("PRAGMA query_only=ON") }
+            idleReaders = Mutex(Array(0..<readers))
             readerSlots = DispatchSemaphore(value: readers)
         }
     }
@@ -42,35 +54,34 @@ public final class DatabasePool: @unchecked Sendable {
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`); everything is rolled back if it throws.
     /// Do not call `write` or `read` from inside `body`: use the connection it is given.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        return try writer.transaction("IMMEDIATE", body)
+        try onWriter { try $0.transaction("IMMEDIATE", body) }
     }
 
     /// Runs `body` on the writer connection outside any transaction (pragmas, checkpoints, migrations).
     public func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        return try body(writer)
+        try onWriter(body)
     }
 
     /// Runs `body` in one read transaction: it sees a single consistent snapshot.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
         if readsUseWriter {
-            writerLock.lock()
-            defer { writerLock.unlock() }
-            return try writer.transaction("DEFERRED", body)
+            return try onWriter { try $0.transaction("DEFERRED", body) }
         }
         readerSlots.wait()
-        readersLock.lock()
-        let reader = idleReaders.removeLast()
-        readersLock.unlock()
+        let index = idleReaders.withLock { $0.removeLast() }
         defer {
-            readersLock.lock()
-            idleReaders.append(reader)
-            readersLock.unlock()
+            idleReaders.withLock { $0.append(index) }
             readerSlots.signal()
         }
-        return try reader.transaction("DEFERRED", body)
+        return try readers[index].transaction("DEFERRED", body)
+    }
+
+    /// Lends the writer to `body` while holding its turn. The result is carried out in a local
+    /// rather than returned through `withLock`, whose `sending` result a generic `T` cannot meet.
+    private func onWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        var outcome: Result<T, any Error>?
+        writerTurn.withLock { _ in outcome = Result { try body(writer) } }
+        guard let outcome else { preconditionFailure("withLock always runs its body") }
+        return try outcome.get()
     }
 }

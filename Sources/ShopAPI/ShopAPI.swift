@@ -10,7 +10,7 @@ public struct ShopAPI: Sendable {
 
     /// `documentPath`: the OpenAPI document served at `/openapi.json`.
     public init(shop: Shop, documentPath: String = "openapi.json") {
-        let router = Router()
+        let routes = Routes()
         let logger = shop.logger
         let random = shop.random
         let requestID = RequestIDMiddleware(makeID: { Hex.encode(random.bytes(8)) }) { request, response, id, ms in
@@ -21,11 +21,11 @@ public struct ShopAPI: Sendable {
         let errors = ErrorMiddleware(map: ErrorMapping.map) { error, request, context in
             logger.error("unhandled error", ["id": context.requestID, "path": request.path, "error": String(describing: error)])
         }
-        let root = router.group("")
+        let root = routes.group("")
         HealthController(shop: shop).register(root)
         DocsController(path: documentPath).register(root)
         StorefrontController(directory: Bundle.module.url(forResource: "Public", withExtension: nil)).register(root)
-        let api = router.group("/api/v1")
+        let api = routes.group("/api/v1")
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
         MeController(accounts: shop.accounts).register(signedIn)
@@ -40,6 +40,7 @@ public struct ShopAPI: Sendable {
         if shop.config.app.env == .development {
             DevelopmentController(payments: shop.payments).register(signedIn)
         }
+        let router = Router(routes)
         self.router = router
         self.responder = [requestID, errors].wrapping { request, context in
             try router.respond(to: request, context: context)

@@ -1,14 +1,16 @@
 import Dispatch
+import Synchronization
 
 /// The shop's background work on its own timer thread, through the same services as requests:
 /// cancelling unpaid orders past their deadline (returning stock), completing long-shipped
 /// orders, and dropping spent codes, tokens, failure records, old search logs and old view logs. The deadlines
 /// live in the database, so a restart simply picks up where the last run stopped.
-public final class BackgroundSweeper: @unchecked Sendable {
+public final class BackgroundSweeper: Sendable {
     private let shop: Shop
     private let logger: Logger
     private let queue = DispatchQueue(label: "shop.background-sweeper")
-    private var timer: (any DispatchSourceTimer)?
+    /// Set by `start`, cleared by `stop`, which may run on other threads than the sweeps.
+    private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
 
     public init(shop: Shop, logger: Logger) {
         self.shop = shop
@@ -17,17 +19,21 @@ public final class BackgroundSweeper: @unchecked Sendable {
 
     /// Sweeps now, then every `interval` seconds.
     public func start(interval: Int = 30) {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now(), repeating: .seconds(interval), leeway: .seconds(1))
-        timer.setEventHandler { [weak self] in self?.runOnce() }
-        self.timer = timer
-        timer.resume()
+        timer.withLock { timer in
+            let made = DispatchSource.makeTimerSource(queue: queue)
+            made.schedule(deadline: .now(), repeating: .seconds(interval), leeway: .seconds(1))
+            made.setEventHandler { [weak self] in self?.runOnce() }
+            timer = made
+            made.resume()
+        }
     }
 
     /// Stops the timer and waits for a sweep in progress to finish.
     public func stop() {
-        timer?.cancel()
-        timer = nil
+        timer.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
         queue.sync {}
     }
 

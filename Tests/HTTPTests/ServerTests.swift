@@ -9,8 +9,8 @@ import Glibc
 struct ServerTests {
     /// `/echo/:n` answers `n`; `/slow` sleeps a second; `/body` reports the body it received.
     private func makeRouter() -> Router {
-        let router = Router()
-        let api = router.group("")
+        let routes = Routes()
+        let api = routes.group("")
         api.get("/echo/:n") { request, _ in Response.text(try request.parameter("n")) }
         api.get("/hello") { _, _ in Response.text("hello, 玫瑰") }
         api.post("/body") { request, _ in
@@ -20,7 +20,7 @@ struct ServerTests {
             Thread.sleep(forTimeInterval: 1)
             return Response.text("done")
         }
-        return router
+        return Router(routes)
     }
 
     @Test func answersTwoHundredConcurrentRequestsEachWithItsOwnResponse() throws {

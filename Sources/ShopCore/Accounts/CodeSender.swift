@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 
 /// One verification code on its way to a phone.
 public struct CodeMessage: Sendable, Codable, Equatable {
@@ -28,10 +29,11 @@ public struct LogCodeSender: CodeSender {
 }
 
 /// Appends one JSON line per code to a file (tests and local tools read it).
-public final class FileCodeSender: CodeSender, @unchecked Sendable {
+public final class FileCodeSender: CodeSender, Sendable {
     let path: String
     let logger: Logger
-    private let lock = NSLock()
+    /// Held while appending, so lines from concurrent sends never interleave.
+    private let appending = Mutex(())
 
     public init(path: String, logger: Logger) {
         self.path = path
@@ -39,8 +41,10 @@ public final class FileCodeSender: CodeSender, @unchecked Sendable {
     }
 
     public func send(_ message: CodeMessage) {
-        lock.lock()
-        defer { lock.unlock() }
+        appending.withLock { _ in append(message) }
+    }
+
+    private func append(_ message: CodeMessage) {
         do {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

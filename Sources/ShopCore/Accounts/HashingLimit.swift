@@ -1,15 +1,20 @@
 import Foundation
+import Synchronization
 
 /// At most `limit` Argon2 computations at once; the others wait their turn. Argon2 is slow and
 /// memory-hard on purpose, so a burst of logins would otherwise take every core from the request
 /// threads and starve cheap reads such as `GET /categories`.
-final class HashingLimit: @unchecked Sendable {
+final class HashingLimit: Sendable {
     let limit: Int
     private let slots: DispatchSemaphore
-    private let lock = NSLock()
-    private var running = 0
-    private var highest = 0
-    private var total = 0
+
+    private struct Counters {
+        var running = 0
+        var highest = 0
+        var total = 0
+    }
+
+    private let counters = Mutex(Counters())
 
     init(limit: Int) {
         precondition(limit >= 1, "a hashing limit needs at least one slot")
@@ -24,30 +29,24 @@ final class HashingLimit: @unchecked Sendable {
 
     /// The most computations that ever ran at once.
     var peak: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return highest
+        counters.withLock { $0.highest }
     }
 
     /// How many computations have started.
     var started: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return total
+        counters.withLock { $0.total }
     }
 
     /// Runs `body` once a slot is free.
     func run<T>(_ body: () throws -> T) rethrows -> T {
         slots.wait()
-        lock.lock()
-        running += 1
-        total += 1
-        highest = max(highest, running)
-        lock.unlock()
+        counters.withLock { counters in
+            counters.running += 1
+            counters.total += 1
+            counters.highest = max(counters.highest, counters.running)
+        }
         defer {
-            lock.lock()
-            running -= 1
-            lock.unlock()
+            counters.withLock { $0.running -= 1 }
             slots.signal()
         }
         return try body()

@@ -1,18 +1,22 @@
 import Dispatch
 import Foundation
 import SQLite
+import Synchronization
 
 /// Collects searched keywords in memory and writes them in one transaction about once a second,
 /// so searching stays a read: without it every search would wait for the single writer and an
 /// fsync. Reading the hot keywords flushes first, so they are never behind what was recorded.
-final class SearchRecorder: @unchecked Sendable {
+final class SearchRecorder: Sendable {
     private let pool: DatabasePool
     private let logger: Logger
     private let store = SearchStore()
     private let queue = DispatchQueue(label: "shop.search-recorder")
-    private let lock = NSLock()
-    private var pending: [SearchStore.LoggedSearch] = []
-    private var flushScheduled = false
+    private struct Pending {
+        var searches: [SearchStore.LoggedSearch] = []
+        var flushScheduled = false
+    }
+
+    private let pending = Mutex(Pending())
 
     /// Past this many unwritten searches, more are dropped (they are statistics, not orders).
     static let maxPending = 10_000
@@ -23,13 +27,13 @@ final class SearchRecorder: @unchecked Sendable {
     }
 
     func record(_ keyword: String, searcher: String, found: Bool, at now: Int64) {
-        lock.lock()
-        if pending.count < Self.maxPending {
-            pending.append(.init(keyword: keyword, searcher: searcher, found: found, at: now))
+        let schedule = pending.withLock { pending in
+            if pending.searches.count < Self.maxPending {
+                pending.searches.append(.init(keyword: keyword, searcher: searcher, found: found, at: now))
+            }
+            defer { pending.flushScheduled = true }
+            return !pending.flushScheduled
         }
-        let schedule = !flushScheduled
-        flushScheduled = true
-        lock.unlock()
         if schedule {
             queue.asyncAfter(deadline: .now() + 1) { [self] in flush() }
         }
@@ -37,11 +41,13 @@ final class SearchRecorder: @unchecked Sendable {
 
     /// Writes what is pending now; a failure is logged, never thrown at a searcher.
     func flush() {
-        lock.lock()
-        let batch = pending
-        pending.removeAll(keepingCapacity: true)
-        flushScheduled = false
-        lock.unlock()
+        let batch = pending.withLock { pending in
+            defer {
+                pending.searches.removeAll(keepingCapacity: true)
+                pending.flushScheduled = false
+            }
+            return pending.searches
+        }
         guard !batch.isEmpty else { return }
         do {
             try pool.write { db in

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The source of "now" for every rule that depends on time; tests inject a fixed or manual one.
 public struct Clock: Sendable {
@@ -19,24 +20,19 @@ public struct Clock: Sendable {
 }
 
 /// A clock tests move by hand.
-public final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: Sendable {
+    private let current: Mutex<Date>
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_796_025_600)) {
-        current = start
+        current = Mutex(start)
     }
 
     public var now: Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        current.withLock { $0 }
     }
 
     public func advance(by seconds: TimeInterval) {
-        lock.lock()
-        current = current.addingTimeInterval(seconds)
-        lock.unlock()
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 
     public var clock: Clock { Clock { [self] in now } }

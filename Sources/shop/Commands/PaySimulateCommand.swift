@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Crypto
 import ShopCore
+import Synchronization
 
 /// `shop pay simulate NUMBER`: plays the mockpay provider for one order.
 struct PaySimulateCommand: Command {
@@ -77,24 +78,27 @@ struct PaySimulateCommand: Command {
             done.signal()
         }.resume()
         done.wait()
-        if let error = box.error {
+        let reply = box.reply
+        if let error = reply.error {
             throw CommandFailure(description: "cannot reach \(request.url?.absoluteString ?? ""): \(error.localizedDescription)")
         }
-        return (box.status ?? 0, String(decoding: box.data ?? Data(), as: UTF8.self))
+        return (reply.status ?? 0, String(decoding: reply.data ?? Data(), as: UTF8.self))
     }
 
-    private final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var data: Data?
-        private(set) var status: Int?
-        private(set) var error: (any Error)?
+    /// The completion handler's answer, handed from URLSession's thread to the waiting one.
+    private final class ResultBox: Sendable {
+        struct Reply {
+            var data: Data?
+            var status: Int?
+            var error: (any Error)?
+        }
+
+        private let stored = Mutex(Reply())
+
+        var reply: Reply { stored.withLock { $0 } }
 
         func set(data: Data?, status: Int?, error: (any Error)?) {
-            lock.lock()
-            self.data = data
-            self.status = status
-            self.error = error
-            lock.unlock()
+            stored.withLock { $0 = Reply(data: data, status: status, error: error) }
         }
     }
 }
