@@ -95,7 +95,7 @@ struct ArticleController {
         let id = ArticleID(try request.idParameter())
         let body = try request.decode(CommentBody.self)
         let created = try articles.comment(on: id, content: body.content, replyTo: body.replyTo, by: try context.user())
-        return try .json(CommentResponse(comment: created), status: .created)
+        return try .json(CommentResponse(created), status: .created)
     }
 
     /// Its writer only (others 403).

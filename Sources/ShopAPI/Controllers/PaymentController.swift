@@ -14,16 +14,6 @@ struct PaymentController {
         let provider: PaymentProvider
         let amountCents: Int64
         let payParams: [String: String]
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(paymentID, forKey: .paymentID)
-            try c.encode(provider, forKey: .provider)
-            try c.encode(amountCents, forKey: .amountCents)
-            try c.encode(payParams, forKey: .payParams)
-        }
-
-        private enum CodingKeys: String, CodingKey { case paymentID, provider, amountCents, payParams }
     }
 
     struct Received: Encodable { let received: Bool }

@@ -41,41 +41,31 @@ struct PostalAddressBody: Encodable {
     let city: String
     let district: String
     let detail: String
-    let postalCode: String?
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(recipient, forKey: .recipient)
-        try c.encode(phone, forKey: .phone)
-        try c.encode(province, forKey: .province)
-        try c.encode(city, forKey: .city)
-        try c.encode(district, forKey: .district)
-        try c.encode(detail, forKey: .detail)
-        try c.encode(postalCode, forKey: .postalCode)
-    }
-
-    private enum CodingKeys: String, CodingKey { case recipient, phone, province, city, district, detail, postalCode }
+    @ExplicitNull var postalCode: String?
 }
 
-/// `Address` on the wire: its id, the postal fields and whether it is the default.
+/// `Address` on the wire: its id, the postal fields (flat, as `PostalAddressBody` has them) and
+/// whether it is the default.
 struct AddressResponse: Encodable {
     let id: AddressID
-    let postal: PostalAddressBody
+    let recipient: String
+    let phone: String
+    let province: String
+    let city: String
+    let district: String
+    let detail: String
+    @ExplicitNull var postalCode: String?
     let isDefault: Bool
 
     init(_ a: Address) {
         id = a.id
-        postal = PostalAddressBody(recipient: a.recipient, phone: a.phone, province: a.province, city: a.city,
-                                   district: a.district, detail: a.detail, postalCode: a.postalCode)
+        recipient = a.recipient
+        phone = a.phone
+        province = a.province
+        city = a.city
+        district = a.district
+        detail = a.detail
+        postalCode = a.postalCode
         isDefault = a.isDefault
     }
-
-    func encode(to encoder: any Encoder) throws {
-        try postal.encode(to: encoder)
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(isDefault, forKey: .isDefault)
-    }
-
-    private enum CodingKeys: String, CodingKey { case id, isDefault }
 }

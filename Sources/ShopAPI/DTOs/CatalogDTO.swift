@@ -4,7 +4,7 @@ import ShopCore
 struct CategoryResponse: Encodable {
     let id: CategoryID
     let name: String
-    let parentID: CategoryID?
+    @ExplicitNull var parentID: CategoryID?
     let children: [CategoryResponse]
 
     init(_ node: CategoryNode) {
@@ -14,15 +14,6 @@ struct CategoryResponse: Encodable {
         children = node.children.map(CategoryResponse.init)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(parentID, forKey: .parentID)
-        try container.encode(children, forKey: .children)
-    }
-
-    private enum CodingKeys: String, CodingKey { case id, name, parentID, children }
 }
 
 /// `ProductSummary` on the wire.
@@ -48,7 +39,8 @@ struct ProductSummaryResponse: Encodable {
     }
 }
 
-/// A product page: the summary fields plus description, images, category, attributes and SKUs.
+/// A product page: the summary fields (flat, beside the rest, as `ProductSummaryResponse` has them)
+/// plus description, images, category, attributes and SKUs.
 struct ProductDetailResponse: Encodable {
     struct SKUResponse: Encodable {
         let id: SKUID
@@ -58,8 +50,14 @@ struct ProductDetailResponse: Encodable {
         let stock: Int64
     }
 
-    /// The summary fields, at the same level as the rest.
-    let summary: ProductSummaryResponse
+    let id: ProductID
+    let title: String
+    let subtitle: String
+    let coverURL: String
+    let priceCents: Int64
+    let originalPriceCents: Int64
+    let sales: Int64
+    let inStock: Bool
     let description: String
     let images: [String]
     let categoryID: CategoryID
@@ -67,25 +65,21 @@ struct ProductDetailResponse: Encodable {
     let skus: [SKUResponse]
 
     init(_ d: ProductDetail) {
-        summary = ProductSummaryResponse(d.summary)
+        let p = d.summary
+        id = p.id
+        title = p.title
+        subtitle = p.subtitle
+        coverURL = p.coverURL
+        priceCents = p.priceCents
+        originalPriceCents = p.originalPriceCents
+        sales = p.sales
+        inStock = p.inStock
         description = d.description
         images = d.images
         categoryID = d.categoryID
         attributes = d.attributes
         skus = d.skus.map { SKUResponse(id: $0.id, code: $0.code, name: $0.name, priceCents: $0.priceCents, stock: $0.stock) }
     }
-
-    func encode(to encoder: any Encoder) throws {
-        try summary.encode(to: encoder)
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(description, forKey: .description)
-        try c.encode(images, forKey: .images)
-        try c.encode(categoryID, forKey: .categoryID)
-        try c.encode(attributes, forKey: .attributes)
-        try c.encode(skus, forKey: .skus)
-    }
-
-    private enum CodingKeys: String, CodingKey { case description, images, categoryID, attributes, skus }
 }
 
 struct HotKeywordResponse: Encodable {

@@ -16,34 +16,38 @@ struct OrderResponse: Encodable {
         let trackingNumber: String
     }
 
-    let order: Order
+    let id: OrderID
+    let number: String
+    let status: OrderStatus
+    let items: [Item]
+    let totalCents: Int64
+    let address: PostalAddressBody
+    let note: String
+    let createdAt: Date
+    let payDeadline: Date
+    @ExplicitNull var paidAt: Date?
+    @ExplicitNull var shippedAt: Date?
+    @ExplicitNull var completedAt: Date?
+    @ExplicitNull var cancelledAt: Date?
+    @ExplicitNull var shipment: ShipmentBody?
 
-    init(_ order: Order) { self.order = order }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        let o = order
-        try c.encode(o.id, forKey: .id)
-        try c.encode(o.number, forKey: .number)
-        try c.encode(o.status, forKey: .status)
-        try c.encode(o.items.map { Item(skuID: $0.skuID, title: $0.title, skuName: $0.skuName, priceCents: $0.priceCents,
-                                        quantity: $0.quantity) }, forKey: .items)
-        try c.encode(o.totalCents, forKey: .totalCents)
+    init(_ o: Order) {
+        id = o.id
+        number = o.number
+        status = o.status
+        items = o.items.map { Item(skuID: $0.skuID, title: $0.title, skuName: $0.skuName, priceCents: $0.priceCents,
+                                   quantity: $0.quantity) }
+        totalCents = o.totalCents
         let a = o.address
-        try c.encode(PostalAddressBody(recipient: a.recipient, phone: a.phone, province: a.province, city: a.city,
-                                 district: a.district, detail: a.detail, postalCode: a.postalCode), forKey: .address)
-        try c.encode(o.note, forKey: .note)
-        try c.encode(o.createdAt, forKey: .createdAt)
-        try c.encode(o.payDeadline, forKey: .payDeadline)
-        try c.encode(o.paidAt, forKey: .paidAt)
-        try c.encode(o.shippedAt, forKey: .shippedAt)
-        try c.encode(o.completedAt, forKey: .completedAt)
-        try c.encode(o.cancelledAt, forKey: .cancelledAt)
-        try c.encode(o.shipment.map { ShipmentBody(carrier: $0.carrier, trackingNumber: $0.trackingNumber) }, forKey: .shipment)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, number, status, items, totalCents, address, note, createdAt, payDeadline, paidAt, shippedAt, completedAt,
-             cancelledAt, shipment
+        address = PostalAddressBody(recipient: a.recipient, phone: a.phone, province: a.province, city: a.city,
+                                    district: a.district, detail: a.detail, postalCode: a.postalCode)
+        note = o.note
+        createdAt = o.createdAt
+        payDeadline = o.payDeadline
+        paidAt = o.paidAt
+        shippedAt = o.shippedAt
+        completedAt = o.completedAt
+        cancelledAt = o.cancelledAt
+        shipment = o.shipment.map { ShipmentBody(carrier: $0.carrier, trackingNumber: $0.trackingNumber) }
     }
 }

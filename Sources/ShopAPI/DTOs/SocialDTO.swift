@@ -28,14 +28,15 @@ struct PublicProfileResponse: Encodable {
     }
 }
 
-/// `Article`; `liked` only when the caller is signed in.
+/// `Article`: `category_id` is always present (null when none); `liked` only for a signed-in
+/// caller (a plain optional, which synthesized `Encodable` leaves out when nil).
 struct ArticleResponse: Encodable {
     let id: ArticleID
     let title: String
     let summary: String
     let coverURL: String
     let content: String
-    let categoryID: ArticleCategoryID?
+    @ExplicitNull var categoryID: ArticleCategoryID?
     let author: PublicProfileResponse
     let views: Int64
     let likesCount: Int64
@@ -57,27 +58,6 @@ struct ArticleResponse: Encodable {
         liked = a.liked
         publishedAt = a.publishedAt
     }
-
-    /// `category_id` is always present (null when none); `liked` only for a signed-in caller.
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encode(summary, forKey: .summary)
-        try c.encode(coverURL, forKey: .coverURL)
-        try c.encode(content, forKey: .content)
-        try c.encode(categoryID, forKey: .categoryID)
-        try c.encode(author, forKey: .author)
-        try c.encode(views, forKey: .views)
-        try c.encode(likesCount, forKey: .likesCount)
-        try c.encode(commentsCount, forKey: .commentsCount)
-        try c.encodeIfPresent(liked, forKey: .liked)
-        try c.encode(publishedAt, forKey: .publishedAt)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, title, summary, coverURL, content, categoryID, author, views, likesCount, commentsCount, liked, publishedAt
-    }
 }
 
 struct ArticleCategoryResponse: Encodable {
@@ -93,31 +73,25 @@ struct CommentResponse: Encodable {
         let avatarURL: String
     }
 
-    let comment: Comment
+    let id: CommentID
+    let articleID: ArticleID
+    let user: Writer
+    let content: String
+    @ExplicitNull var replyTo: CommentID?
+    let createdAt: Date
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(comment.id, forKey: .id)
-        try c.encode(comment.articleID, forKey: .articleID)
-        try c.encode(Writer(id: comment.userID, nickname: comment.nickname, avatarURL: comment.avatarURL), forKey: .user)
-        try c.encode(comment.content, forKey: .content)
-        try c.encode(comment.replyTo, forKey: .replyTo)
-        try c.encode(comment.createdAt, forKey: .createdAt)
+    init(_ comment: Comment) {
+        id = comment.id
+        articleID = comment.articleID
+        user = Writer(id: comment.userID, nickname: comment.nickname, avatarURL: comment.avatarURL)
+        content = comment.content
+        replyTo = comment.replyTo
+        createdAt = comment.createdAt
     }
-
-    private enum CodingKeys: String, CodingKey { case id, articleID, user, content, replyTo, createdAt }
 }
 
 /// `{"items": [...], "next_cursor": "..." | null}`.
 struct FeedResponse: Encodable {
     let items: [ArticleResponse]
-    let nextCursor: String?
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(items, forKey: .items)
-        try c.encode(nextCursor, forKey: .nextCursor)
-    }
-
-    private enum CodingKeys: String, CodingKey { case items, nextCursor }
+    @ExplicitNull var nextCursor: String?
 }
