@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SQL
 import SQLite
 
 /// The composition root of the shop's domain: the database, settings, time, randomness and
@@ -78,7 +79,7 @@ public final class Shop: Sendable {
     public func isReady() -> Bool {
         do {
             guard try migrator.isUpToDate(pool) else { return false }
-            return try pool.read { try $0.legacyScalarInt("SELECT 1") } == 1
+            return try pool.read { try $0.scalarInt("SELECT 1") } == 1
         } catch {
             logger.warning("readiness check failed", ["error": String(describing: error)])
             return false

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import Testing
 
@@ -31,7 +32,7 @@ struct MigratorTests {
     }
 
     private func recordedVersions(_ pool: DatabasePool) throws -> [Int] {
-        try pool.read { db in try db.legacyQuery("SELECT version FROM schema_migrations ORDER BY version").map { try $0.int("version") } }
+        try pool.read { db in try db.query("SELECT version FROM schema_migrations ORDER BY version").map { try $0.int("version") } }
     }
 
     @Test func appliesFilesInVersionOrderWhateverOrderTheyWereWritten() throws {
@@ -41,11 +42,11 @@ struct MigratorTests {
             #expect(try migrator.migrate(pool) == ["0001_flowers", "0002_prices"])
             #expect(try recordedVersions(pool) == [1, 2])
             let checksums = try pool.read { db throws in
-                try db.legacyQuery("SELECT checksum FROM schema_migrations ORDER BY version").map { try $0.string("checksum") }
+                try db.query("SELECT checksum FROM schema_migrations ORDER BY version").map { try $0.string("checksum") }
             }
             #expect(checksums == migrator.migrations.map(\.checksum))
             #expect(checksums.allSatisfy { $0.count == 64 })
-            #expect(try pool.read { try $0.legacyScalarInt("SELECT price_cents FROM flowers WHERE name = '玫瑰'") } == 0)
+            #expect(try pool.read { try $0.scalarInt("SELECT price_cents FROM flowers WHERE name = '玫瑰'") } == 0)
         }
     }
 
@@ -55,7 +56,7 @@ struct MigratorTests {
             #expect(try migrator.migrate(pool).count == 2)
             #expect(try migrator.migrate(pool) == [])
             #expect(try Migrator(directory: directory).migrate(pool) == [])
-            #expect(try pool.read { try $0.legacyScalarInt("SELECT COUNT(*) FROM flowers") } == 1)
+            #expect(try pool.read { try $0.scalarInt("SELECT COUNT(*) FROM flowers") } == 1)
             #expect(try recordedVersions(pool) == [1, 2])
         }
     }
@@ -87,9 +88,9 @@ struct MigratorTests {
             #expect(reason.contains("no_such_table"))
             #expect(try recordedVersions(pool) == [1])
             try pool.read { db throws in
-                #expect(try db.legacyScalarInt("SELECT COUNT(*) FROM sqlite_master WHERE name = 'bouquets'") == 0)
-                #expect(try db.legacyScalarInt("SELECT COUNT(*) FROM flowers") == 1)
-                #expect(try db.legacyQueryOne("SELECT * FROM flowers")?.has("price_cents") == false)
+                #expect(try db.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE name = 'bouquets'") == 0)
+                #expect(try db.scalarInt("SELECT COUNT(*) FROM flowers") == 1)
+                #expect(try db.queryOne("SELECT * FROM flowers")?.has("price_cents") == false)
             }
             #expect(try migrator.status(pool).map(\.state) == [.applied, .pending, .pending])
             #expect(try pool.withWriter { $0.isInTransaction } == false)
@@ -168,7 +169,7 @@ struct MigratorTests {
         try withTemporaryPool { pool throws in
             #expect(try migrator.migrate(pool).count == migrator.migrations.count)
             #expect(try migrator.isUpToDate(pool))
-            #expect(try pool.read { try $0.legacyScalarInt("PRAGMA foreign_key_check") } == nil)
+            #expect(try pool.read { try $0.scalarInt("PRAGMA foreign_key_check") } == nil)
         }
     }
 }

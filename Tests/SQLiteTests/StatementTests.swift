@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import Testing
 
@@ -11,6 +12,11 @@ struct StatementTests {
             stock INTEGER NOT NULL CHECK (stock >= 0)
         )
         """
+
+    @discardableResult
+    private func insert(_ code: String, stock: Int, _ db: Connection) throws -> Int {
+        try db.run("INSERT INTO skus (code, stock) VALUES (\(code), \(stock))")
+    }
 
     @Test func theSameSQLPreparedTwiceIsTheSameCachedStatement() throws {
         try withTemporaryPool { pool in
@@ -30,28 +36,29 @@ struct StatementTests {
             let codes = try pool.write { db -> [String] in
                 try db.execute(Self.schema)
                 for (index, code) in ["A", "B", "C"].enumerated() {
-                    #expect(try db.legacyRun("INSERT INTO skus (code, stock) VALUES (?, ?)", code, index) == 1)
+                    #expect(try db.run("INSERT INTO skus (code, stock) VALUES (\(code), \(index))") == 1)
                 }
                 return try ["A", "C", "Z"].map { code in
-                    try db.legacyQueryOne("SELECT code FROM skus WHERE code = ?", code)?.string("code") ?? "-"
+                    try db.queryOne("SELECT code FROM skus WHERE code = \(code)")?.decode("code") ?? "-"
                 }
             }
             #expect(codes == ["A", "C", "-"])
         }
     }
 
-    @Test func theWrongNumberOfBindingsThrowsAndLeavesTheStatementUsable() throws {
+    /// Every interpolated value brings its own placeholder, so only a stray `?` typed into the text
+    /// can leave a parameter without a value.
+    @Test func aStrayPlaceholderWithoutAValueThrowsAndLeavesTheStatementUsable() throws {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute(Self.schema)
-                let sql = "INSERT INTO skus (code, stock) VALUES (?, ?)"
-                let tooFew = #expect(throws: SQLiteError.self) { try db.legacyRun(sql, "A") }
+                let code = "A"
+                let tooFew = #expect(throws: SQLiteError.self) { try db.run("INSERT INTO skus (code, stock) VALUES (\(code), ?)") }
                 #expect(tooFew?.code == 25) // SQLITE_RANGE
-                #expect(tooFew?.sql == sql)
-                #expect(throws: SQLiteError.self) { try db.legacyRun(sql, "A", 1, 2) }
-                #expect(throws: SQLiteError.self) { try db.legacyQuery("SELECT * FROM skus WHERE id = ?") }
-                #expect(try db.legacyRun(sql, "A", 1) == 1)
-                #expect(try db.legacyScalarInt("SELECT COUNT(*) FROM skus") == 1)
+                #expect(tooFew?.sql == "INSERT INTO skus (code, stock) VALUES (?, ?)")
+                #expect(throws: SQLiteError.self) { try db.query("SELECT * FROM skus WHERE id = ?") }
+                #expect(try insert(code, stock: 1, db) == 1)
+                #expect(try db.scalarInt("SELECT COUNT(*) FROM skus") == 1)
             }
         }
     }
@@ -61,8 +68,8 @@ struct StatementTests {
             try pool.write { db in
                 try db.execute(Self.schema)
                 let sql = "INSERT INTO skus (code, stock) VALUES (?, ?)"
-                try db.legacyRun(sql, "ROSE-11", 3)
-                let error = #expect(throws: SQLiteError.self) { try db.legacyRun(sql, "ROSE-11", 4) }
+                try insert("ROSE-11", stock: 3, db)
+                let error = #expect(throws: SQLiteError.self) { try insert("ROSE-11", stock: 4, db) }
                 #expect(error?.isUniqueViolation == true)
                 #expect(error?.isConstraintViolation == true)
                 #expect(error?.isCheckViolation == false)
@@ -72,7 +79,7 @@ struct StatementTests {
                 #expect(error?.description.contains(sql) == true)
                 #expect(error?.message.contains("UNIQUE") == true)
                 // The failed statement was reset: the same cached statement works again.
-                #expect(try db.legacyRun(sql, "ROSE-12", 4) == 1)
+                #expect(try insert("ROSE-12", stock: 4, db) == 1)
             }
         }
     }
@@ -81,9 +88,9 @@ struct StatementTests {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute(Self.schema)
-                try db.legacyRun("INSERT INTO skus (id, code, stock) VALUES (1, 'A', 0)")
+                try db.run("INSERT INTO skus (id, code, stock) VALUES (1, 'A', 0)")
                 let error = #expect(throws: SQLiteError.self) {
-                    try db.legacyRun("INSERT INTO skus (id, code, stock) VALUES (1, 'B', 0)")
+                    try db.run("INSERT INTO skus (id, code, stock) VALUES (1, 'B', 0)")
                 }
                 #expect(error?.isUniqueViolation == true)
             }
@@ -94,14 +101,15 @@ struct StatementTests {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute(Self.schema)
-                try db.legacyRun("INSERT INTO skus (code, stock) VALUES ('A', 1)")
+                try db.run("INSERT INTO skus (code, stock) VALUES ('A', 1)")
                 let sql = "UPDATE skus SET stock = stock - ? WHERE code = ?"
-                let error = #expect(throws: SQLiteError.self) { try db.legacyRun(sql, 2, "A") }
+                let code = "A"
+                let error = #expect(throws: SQLiteError.self) { try db.run("UPDATE skus SET stock = stock - \(2) WHERE code = \(code)") }
                 #expect(error?.isCheckViolation == true)
                 #expect(error?.isConstraintViolation == true)
                 #expect(error?.isUniqueViolation == false)
                 #expect(error?.sql == sql)
-                #expect(try db.legacyScalarInt("SELECT stock FROM skus WHERE code = 'A'") == 1)
+                #expect(try db.scalarInt("SELECT stock FROM skus WHERE code = 'A'") == 1)
             }
         }
     }
@@ -123,9 +131,8 @@ struct StatementTests {
     @Test func badSQLFailsToPrepareWithTheSQLInTheError() throws {
         try withTemporaryPool { pool in
             try pool.write { db in
-                let sql = "SELEC 1"
-                let error = #expect(throws: SQLiteError.self) { try db.legacyQuery(sql) }
-                #expect(error?.sql == sql)
+                let error = #expect(throws: SQLiteError.self) { try db.query("SELEC 1") }
+                #expect(error?.sql == "SELEC 1")
                 #expect(error?.code == 1) // SQLITE_ERROR
             }
         }
@@ -135,12 +142,12 @@ struct StatementTests {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute(Self.schema)
-                try db.legacyRun("INSERT INTO skus (code, stock) VALUES ('A', 1)")
+                try db.run("INSERT INTO skus (code, stock) VALUES ('A', 1)")
                 let id = db.lastInsertRowID
-                #expect(try db.legacyScalarInt("SELECT id FROM skus WHERE code = 'A'") == id)
-                try db.legacyRun("INSERT INTO skus (code, stock) VALUES ('B', 1)")
-                #expect(try db.legacyRun("UPDATE skus SET stock = 5") == 2)
-                #expect(try db.legacyRun("DELETE FROM skus WHERE code = 'nope'") == 0)
+                #expect(try db.scalarInt("SELECT id FROM skus WHERE code = 'A'") == id)
+                try db.run("INSERT INTO skus (code, stock) VALUES ('B', 1)")
+                #expect(try db.run("UPDATE skus SET stock = 5") == 2)
+                #expect(try db.run("DELETE FROM skus WHERE code = 'nope'") == 0)
             }
         }
     }

@@ -14,7 +14,7 @@ struct TransactionTests {
     }
 
     private func count(_ pool: DatabasePool) throws -> Int64? {
-        try pool.read { try $0.legacyScalarInt("SELECT COUNT(*) FROM items") }
+        try pool.read { try $0.scalarInt("SELECT COUNT(*) FROM items") }
     }
 
     @Test func aWriteThatThrowsAfterInsertingLeavesNothingBehind() throws {
@@ -22,8 +22,8 @@ struct TransactionTests {
             try createTable(pool)
             #expect(throws: Boom.self) {
                 try pool.write { db in
-                    try db.legacyRun("INSERT INTO items (worker, n) VALUES (?, ?)", 1, 1)
-                    #expect(try db.legacyScalarInt("SELECT COUNT(*) FROM items") == 1)
+                    try db.run("INSERT INTO items (worker, n) VALUES (\(1), \(1))")
+                    #expect(try db.scalarInt("SELECT COUNT(*) FROM items") == 1)
                     throw Boom()
                 }
             }
@@ -31,7 +31,7 @@ struct TransactionTests {
             // The writer is usable again and not left inside the failed transaction.
             try pool.write { db in
                 #expect(db.isInTransaction)
-                try db.legacyRun("INSERT INTO items (worker, n) VALUES (?, ?)", 2, 2)
+                try db.run("INSERT INTO items (worker, n) VALUES (\(2), \(2))")
             }
             #expect(try count(pool) == 1)
             try pool.withWriter { db in #expect(!db.isInTransaction) }
@@ -42,15 +42,15 @@ struct TransactionTests {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute("CREATE TABLE stock (sku INTEGER PRIMARY KEY, units INTEGER NOT NULL CHECK (units >= 0))")
-                try db.legacyRun("INSERT INTO stock (sku, units) VALUES (1, 5), (2, 1)")
+                try db.run("INSERT INTO stock (sku, units) VALUES (1, 5), (2, 1)")
             }
             #expect(throws: SQLiteError.self) {
                 try pool.write { db in
-                    try db.legacyRun("UPDATE stock SET units = units - 1 WHERE sku = 1")
-                    try db.legacyRun("UPDATE stock SET units = units - 2 WHERE sku = 2")
+                    try db.run("UPDATE stock SET units = units - 1 WHERE sku = 1")
+                    try db.run("UPDATE stock SET units = units - 2 WHERE sku = 2")
                 }
             }
-            let units = try pool.read { db in try db.legacyQuery("SELECT units FROM stock ORDER BY sku").map { try $0.int("units") } }
+            let units = try pool.read { db in try db.query("SELECT units FROM stock ORDER BY sku").map { try $0.int("units") } }
             #expect(units == [5, 1])
         }
     }
@@ -67,7 +67,7 @@ struct TransactionTests {
                 if index < writers {
                     for n in 0..<perWriter {
                         do {
-                            _ = try pool.write { db in try db.legacyRun("INSERT INTO items (worker, n) VALUES (?, ?)", index, n) }
+                            _ = try pool.write { db in try db.run("INSERT INTO items (worker, n) VALUES (\(index), \(n))") }
                         } catch {
                             errors.withLock { $0.append("writer \(index): \(error)") }
                         }
@@ -77,7 +77,7 @@ struct TransactionTests {
                     var last: Int64 = 0
                     while writersDone.current < writers {
                         do {
-                            let seen = try pool.read { try $0.legacyScalarInt("SELECT COUNT(*) FROM items") } ?? -1
+                            let seen = try pool.read { try $0.scalarInt("SELECT COUNT(*) FROM items") } ?? -1
                             if seen < last { errors.withLock { $0.append("reader saw \(seen) after \(last)") } }
                             last = seen
                             readsDone.withLock { $0 += 1 }
@@ -92,7 +92,7 @@ struct TransactionTests {
             #expect(readsDone.current > 0)
             #expect(try count(pool) == Int64(writers * perWriter))
             let perWorker = try pool.read { db in
-                try db.legacyQuery("SELECT worker, COUNT(DISTINCT n) AS c FROM items GROUP BY worker ORDER BY worker")
+                try db.query("SELECT worker, COUNT(DISTINCT n) AS c FROM items GROUP BY worker ORDER BY worker")
                     .map { try $0.int("c") }
             }
             #expect(perWorker == Array(repeating: perWriter, count: writers))
@@ -102,7 +102,7 @@ struct TransactionTests {
     @Test func readersSeeTheLastCommittedStateWhileAWriteIsInProgress() throws {
         try withTemporaryPool { pool in
             try createTable(pool)
-            _ = try pool.write { db in try db.legacyRun("INSERT INTO items (worker, n) VALUES (0, 0)") }
+            _ = try pool.write { db in try db.run("INSERT INTO items (worker, n) VALUES (0, 0)") }
 
             let inserted = DispatchSemaphore(value: 0)
             let readDone = DispatchSemaphore(value: 0)
@@ -111,8 +111,8 @@ struct TransactionTests {
             let writeFinished = onNewThread {
                 do {
                     try pool.write { db in
-                        try db.legacyRun("INSERT INTO items (worker, n) VALUES (1, 1)")
-                        writerSaw.withLock { $0 = try? db.legacyScalarInt("SELECT COUNT(*) FROM items") }
+                        try db.run("INSERT INTO items (worker, n) VALUES (1, 1)")
+                        writerSaw.withLock { $0 = try? db.scalarInt("SELECT COUNT(*) FROM items") }
                         inserted.signal()
                         _ = readDone.waits()
                     }
@@ -137,19 +137,19 @@ struct TransactionTests {
     @Test func aReadSeesOneConsistentSnapshotWhileAnotherWriteCommits() throws {
         try withTemporaryPool { pool in
             try createTable(pool)
-            _ = try pool.write { db in try db.legacyRun("INSERT INTO items (worker, n) VALUES (0, 0)") }
+            _ = try pool.write { db in try db.run("INSERT INTO items (worker, n) VALUES (0, 0)") }
             let writeError = Locked<String?>(nil)
             let (first, second, committed) = try pool.read { db -> (Int64?, Int64?, Bool) in
-                let first = try db.legacyScalarInt("SELECT COUNT(*) FROM items")
+                let first = try db.scalarInt("SELECT COUNT(*) FROM items")
                 let done = onNewThread {
                     do {
-                        _ = try pool.write { db in try db.legacyRun("INSERT INTO items (worker, n) VALUES (1, 1)") }
+                        _ = try pool.write { db in try db.run("INSERT INTO items (worker, n) VALUES (1, 1)") }
                     } catch {
                         writeError.withLock { $0 = "\(error)" }
                     }
                 }
                 let committed = done.waits()
-                let second = try db.legacyScalarInt("SELECT COUNT(*) FROM items")
+                let second = try db.scalarInt("SELECT COUNT(*) FROM items")
                 return (first, second, committed)
             }
             #expect(committed)
@@ -164,7 +164,7 @@ struct TransactionTests {
         try withTemporaryPool { pool in
             try createTable(pool)
             #expect(throws: SQLiteError.self) {
-                try pool.read { db in try db.legacyRun("INSERT INTO items (worker, n) VALUES (0, 0)") }
+                try pool.read { db in try db.run("INSERT INTO items (worker, n) VALUES (0, 0)") }
             }
             #expect(try count(pool) == 0)
         }
@@ -173,10 +173,10 @@ struct TransactionTests {
     @Test func theWriterAndReadersRunWithForeignKeysWALAndFullSync() throws {
         try withTemporaryPool { pool in
             func pragmas(_ db: Connection) throws -> (foreignKeys: Int64?, journal: SQLValue?, synchronous: Int64?, busy: Int64?) {
-                (try db.legacyScalarInt("PRAGMA foreign_keys"),
-                 try db.legacyQueryOne("PRAGMA journal_mode")?[0],
-                 try db.legacyScalarInt("PRAGMA synchronous"),
-                 try db.legacyScalarInt("PRAGMA busy_timeout"))
+                (try db.scalarInt("PRAGMA foreign_keys"),
+                 try db.queryOne("PRAGMA journal_mode")?[0],
+                 try db.scalarInt("PRAGMA synchronous"),
+                 try db.scalarInt("PRAGMA busy_timeout"))
             }
             let writer = try pool.withWriter(pragmas)
             #expect(writer.foreignKeys == 1)
@@ -200,7 +200,7 @@ struct TransactionTests {
                     """)
             }
             let error = #expect(throws: SQLiteError.self) {
-                _ = try pool.write { db in try db.legacyRun("INSERT INTO children (parent_id) VALUES (?)", 42) }
+                _ = try pool.write { db in try db.run("INSERT INTO children (parent_id) VALUES (\(42))") }
             }
             #expect(error?.isConstraintViolation == true)
             #expect(error?.isUniqueViolation == false)
@@ -212,9 +212,9 @@ struct TransactionTests {
         let pool = try DatabasePool(path: ":memory:")
         try pool.write { db in
             try db.execute("CREATE TABLE t (x INTEGER)")
-            try db.legacyRun("INSERT INTO t (x) VALUES (?)", 7)
+            try db.run("INSERT INTO t (x) VALUES (\(7))")
         }
-        #expect(try pool.read { try $0.legacyScalarInt("SELECT x FROM t") } == 7)
-        #expect(try pool.read { try $0.legacyScalarInt("PRAGMA foreign_keys") } == 1)
+        #expect(try pool.read { try $0.scalarInt("SELECT x FROM t") } == 7)
+        #expect(try pool.read { try $0.scalarInt("PRAGMA foreign_keys") } == 1)
     }
 }

@@ -6,13 +6,13 @@ import Testing
 @Suite("Binding and reading values")
 struct ValueTests {
     /// Stores `value` in a column without type affinity and reads it back with its SQLite type.
-    private func roundTrip(_ value: any SQLBindable) throws -> (value: SQLValue, type: String, row: Row) {
+    private func roundTrip<Value: SQLBindable>(_ value: Value) throws -> (value: SQLValue, type: String, row: Row) {
         try withTemporaryPool { pool in
             try pool.write { db in
                 try db.execute("CREATE TABLE v (x)")
-                try db.legacyRun("INSERT INTO v (x) VALUES (?)", value)
+                try db.run("INSERT INTO v (x) VALUES (\(value))")
             }
-            let row = try #require(try pool.read { try $0.legacyQueryOne("SELECT x, typeof(x) AS type FROM v") })
+            let row = try #require(try pool.read { try $0.queryOne("SELECT x, typeof(x) AS type FROM v") })
             return (row["x"], try row.string("type"), row)
         }
     }
@@ -95,9 +95,12 @@ struct ValueTests {
         try withTemporaryPool { pool in
             let row = try pool.write { db in
                 try db.execute("CREATE TABLE t (a INTEGER, b TEXT, c REAL, d BLOB, e TEXT)")
-                try db.legacyRun("INSERT INTO t (a, b, c, d, e) VALUES (?, ?, ?, ?, ?)",
-                           Int64(12_900), "玫瑰", 1.5, [UInt8]([9, 8]), String?.none)
-                return try #require(try db.legacyQueryOne("SELECT * FROM t WHERE a = ? AND b = ?", 12_900, "玫瑰"))
+                let name = "玫瑰"
+                try db.run("""
+                    INSERT INTO t (a, b, c, d, e) VALUES (\(Int64(12_900)), \(name), \(1.5), \([UInt8]([9, 8])), \(String?.none))
+                    """)
+                let row = try db.queryOne("SELECT * FROM t WHERE a = \(12_900) AND b = \(name)")
+                return try #require(row)
             }
             #expect(try row.int64("a") == 12_900)
             #expect(try row.string("b") == "玫瑰")

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import ShopCore
 
@@ -33,7 +34,7 @@ extension TestShop {
         _ = try shop.catalogImporter.importFile(at: path, options: .init())
         return try pool.read { db in
             var ids: [String: SKUID] = [:]
-            for row in try db.legacyQuery("SELECT id, code FROM skus") { ids[try row.string("code")] = SKUID(try row.int64("id")) }
+            for row in try db.query("SELECT id, code FROM skus") { ids[try row.decode("code")] = try row.decode("id") }
             return ids
         }
     }

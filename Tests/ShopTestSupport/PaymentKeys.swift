@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SQL
 import SQLite
 import ShopCore
 
@@ -191,16 +192,19 @@ extension TestShop {
         let outcome = try shop.catalogImporter.importFile(at: path, options: .init())
         guard outcome.issues.isEmpty else { throw FixtureError("seed rejected: \(outcome.issues)") }
         return try pool.read { db in
-            guard let id = try db.legacyScalarInt("SELECT id FROM skus WHERE code = 'PAY-ROSE-11'") else { throw FixtureError("no SKU") }
-            return SKUID(id)
+            guard let id = try db.scalar("SELECT id FROM skus WHERE code = 'PAY-ROSE-11'", as: SKUID.self) else {
+                throw FixtureError("no SKU")
+            }
+            return id
         }
     }
 
     /// `event_id status outcome` of every recorded payment event, oldest first.
     public func paymentEvents() throws -> [String] {
         try pool.read { db in
-            try db.legacyQuery("SELECT event_id, status, outcome FROM payment_events ORDER BY id").map {
-                "\(try $0.string("event_id")) \(try $0.string("status")) \(try $0.string("outcome"))"
+            try db.query("SELECT event_id, status, outcome FROM payment_events ORDER BY id").map {
+                "\(try $0.decode("event_id", as: String.self)) \(try $0.decode("status", as: String.self)) "
+                    + "\(try $0.decode("outcome", as: String.self))"
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import ShopCore
 import ShopMigrations
@@ -81,18 +82,18 @@ public final class TestShop: @unchecked Sendable {
 
     /// The stored password hash of `phone`.
     public func storedPasswordHash(_ phone: String) throws -> String? {
-        try pool.read { db in try db.legacyQueryOne("SELECT password_hash FROM users WHERE phone = ?", phone)?.string("password_hash") }
+        try pool.read { db in try db.scalar("SELECT password_hash FROM users WHERE phone = \(phone)", as: String.self) }
     }
 
     /// Every TEXT value in every table of the database.
     public func allStoredText() throws -> [(table: String, column: String, value: String)] {
         try pool.read { db in
-            let tables = try db.legacyQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                .map { try $0.string("name") }
+            let tables = try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                .map { try $0.decode("name", as: String.self) }
             var found: [(String, String, String)] = []
             for table in tables {
-                let columns = try db.legacyQuery("SELECT name FROM pragma_table_info(?)", table).map { try $0.string("name") }
-                for row in try db.legacyQuery("SELECT * FROM \"\(table)\"") {
+                let columns = try db.query("SELECT name FROM pragma_table_info(\(table))").map { try $0.decode("name", as: String.self) }
+                for row in try db.query("SELECT * FROM \(SQLIdentifier(table))") {
                     for column in columns {
                         if case .text(let value) = row[column] { found.append((table, column, value)) }
                     }
@@ -105,7 +106,7 @@ public final class TestShop: @unchecked Sendable {
     /// The `sales` of the product a SKU belongs to (-1 when there is no such SKU).
     public func orderSales(of sku: SKUID) throws -> Int64 {
         try pool.read { db in
-            try db.legacyScalarInt("SELECT p.sales FROM products p JOIN skus s ON s.product_id = p.id WHERE s.id = ?", sku.rawValue)
+            try db.scalarInt("SELECT p.sales FROM products p JOIN skus s ON s.product_id = p.id WHERE s.id = \(sku)")
         } ?? -1
     }
 }

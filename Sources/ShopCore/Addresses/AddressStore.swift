@@ -3,59 +3,61 @@ import SQLite
 
 /// SQL for `addresses`; every statement is scoped to the owner.
 struct AddressStore {
-    static let columns = "id, recipient, phone, province, city, district, detail, postal_code, is_default"
+    static let columns: SQL = "id, recipient, phone, province, city, district, detail, postal_code, is_default"
 
     static func address(_ row: Row) throws -> Address {
-        Address(id: AddressID(try row.int64("id")), recipient: try row.string("recipient"), phone: try row.string("phone"),
-                province: try row.string("province"), city: try row.string("city"), district: try row.string("district"),
-                detail: try row.string("detail"), postalCode: try row.optionalString("postal_code"),
-                isDefault: try row.bool("is_default"))
+        Address(id: try row.decode("id"), recipient: try row.decode("recipient"), phone: try row.decode("phone"),
+                province: try row.decode("province"), city: try row.decode("city"), district: try row.decode("district"),
+                detail: try row.decode("detail"), postalCode: try row.decode("postal_code"),
+                isDefault: try row.decode("is_default"))
     }
 
     func list(_ user: UserID, _ db: Connection) throws -> [Address] {
-        try db.legacyQuery("SELECT \(Self.columns) FROM addresses WHERE user_id = ? ORDER BY is_default DESC, updated_at DESC, id DESC",
-                     user.rawValue).map(Self.address)
+        try db.query("""
+            SELECT \(Self.columns) FROM addresses WHERE user_id = \(user) ORDER BY is_default DESC, updated_at DESC, id DESC
+            """).map(Self.address)
     }
 
     func find(_ id: AddressID, of user: UserID, _ db: Connection) throws -> Address? {
-        try db.legacyQueryOne("SELECT \(Self.columns) FROM addresses WHERE id = ? AND user_id = ?", id.rawValue, user.rawValue)
-            .map(Self.address)
+        try db.queryOne("SELECT \(Self.columns) FROM addresses WHERE id = \(id) AND user_id = \(user)").map(Self.address)
     }
 
     func count(_ user: UserID, _ db: Connection) throws -> Int {
-        Int(try db.legacyScalarInt("SELECT COUNT(*) FROM addresses WHERE user_id = ?", user.rawValue) ?? 0)
+        try db.scalar("SELECT COUNT(*) FROM addresses WHERE user_id = \(user)", as: Int.self) ?? 0
     }
 
     func insert(_ a: Address, user: UserID, at now: Int64, _ db: Connection) throws -> AddressID {
-        try db.legacyRun("""
+        try db.run("""
             INSERT INTO addresses (user_id, recipient, phone, province, city, district, detail, postal_code, is_default,
                                    created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
-            """, user.rawValue, a.recipient, a.phone, a.province, a.city, a.district, a.detail, a.postalCode, now, now)
+            VALUES (\(user), \(a.recipient), \(a.phone), \(a.province), \(a.city), \(a.district), \(a.detail),
+                    \(a.postalCode), 0, \(now), \(now))
+            """)
         return AddressID(db.lastInsertRowID)
     }
 
     func update(_ a: Address, user: UserID, at now: Int64, _ db: Connection) throws {
-        try db.legacyRun("""
-            UPDATE addresses SET recipient = ?, phone = ?, province = ?, city = ?, district = ?, detail = ?, postal_code = ?,
-                                 updated_at = ?
-            WHERE id = ? AND user_id = ?
-            """, a.recipient, a.phone, a.province, a.city, a.district, a.detail, a.postalCode, now, a.id.rawValue, user.rawValue)
+        try db.run("""
+            UPDATE addresses SET recipient = \(a.recipient), phone = \(a.phone), province = \(a.province), city = \(a.city),
+                                 district = \(a.district), detail = \(a.detail), postal_code = \(a.postalCode),
+                                 updated_at = \(now)
+            WHERE id = \(a.id) AND user_id = \(user)
+            """)
     }
 
     /// Makes `id` the only default of the user (clear first: the partial unique index allows one).
     func makeDefault(_ id: AddressID, user: UserID, _ db: Connection) throws {
-        try db.legacyRun("UPDATE addresses SET is_default = 0 WHERE user_id = ? AND is_default = 1 AND id <> ?", user.rawValue, id.rawValue)
-        try db.legacyRun("UPDATE addresses SET is_default = 1 WHERE id = ? AND user_id = ?", id.rawValue, user.rawValue)
+        try db.run("UPDATE addresses SET is_default = 0 WHERE user_id = \(user) AND is_default = 1 AND id <> \(id)")
+        try db.run("UPDATE addresses SET is_default = 1 WHERE id = \(id) AND user_id = \(user)")
     }
 
     func delete(_ id: AddressID, user: UserID, _ db: Connection) throws -> Bool {
-        try db.legacyRun("DELETE FROM addresses WHERE id = ? AND user_id = ?", id.rawValue, user.rawValue) == 1
+        try db.run("DELETE FROM addresses WHERE id = \(id) AND user_id = \(user)") == 1
     }
 
     /// The most recently updated address, the one promoted when the default is deleted.
     func mostRecentlyUpdated(_ user: UserID, _ db: Connection) throws -> AddressID? {
-        try db.legacyScalarInt("SELECT id FROM addresses WHERE user_id = ? ORDER BY updated_at DESC, id DESC LIMIT 1", user.rawValue)
-            .map(AddressID.init)
+        try db.scalar("SELECT id FROM addresses WHERE user_id = \(user) ORDER BY updated_at DESC, id DESC LIMIT 1",
+                      as: AddressID.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 
 /// `shop import articles`: JSON lines of `author_phone, title, summary, cover_url, content, category,
@@ -69,7 +70,7 @@ public struct ArticleImporter: Sendable {
                         invalidLines.insert(row.line)
                         continue
                     }
-                    let key = "\(author.rawValue)/\(row.draft.title ?? "")"
+                    let key = "\(author)/\(row.draft.title ?? "")"
                     if let first = seen[key] {
                         issues.append(ImportIssue(line: row.line, column: "title", reason: "this author's title already appears on line \(first)"))
                         invalidLines.insert(row.line)
@@ -157,6 +158,6 @@ public struct ArticleImporter: Sendable {
 extension ProfileStore {
     /// The id of the column author with this phone.
     func authorID(phone: String, _ db: Connection) throws -> UserID? {
-        try db.legacyScalarInt("SELECT id FROM users WHERE phone = ? AND is_author = 1", phone).map(UserID.init)
+        try db.scalar("SELECT id FROM users WHERE phone = \(phone) AND is_author = 1", as: UserID.self)
     }
 }

@@ -157,7 +157,7 @@ public struct PaymentService: Sendable {
             } else if try order.status == .cancelled || payments.otherSucceeded(order: order.id, except: payment.id, db) {
                 try payments.setStatus(payment.id, .needsRefund, tradeNo: event.providerTradeNo, at: now, db)
                 try record("needs_refund", payment.id)
-                logger.warning("payment needs refund", ["order": order.number, "payment": String(payment.id.rawValue)])
+                logger.warning("payment needs refund", ["order": order.number, "payment": payment.id.description])
             } else {
                 try payments.setStatus(payment.id, .succeeded, tradeNo: event.providerTradeNo, at: now, db)
                 try record("recorded", payment.id)
@@ -178,7 +178,7 @@ public struct PaymentService: Sendable {
     private func payParams(_ provider: PaymentProvider, order: Order, payment: PaymentID) -> [String: String] {
         switch provider {
         case .mockpay:
-            return ["payment_id": String(payment.rawValue), "order_number": order.number,
+            return ["payment_id": payment.description, "order_number": order.number,
                     "amount_cents": String(order.totalCents), "currency": "CNY"]
         case .wechatpay:
             return ["appid": settings.wechatpayAppID, "mch_id": settings.wechatpayMchID, "out_trade_no": order.number,

@@ -11,61 +11,58 @@ struct PaymentStore {
         let status: PaymentStatus
     }
 
+    static let columns: SQL = "id, order_id, provider, amount_cents, status"
+
     static func payment(_ row: Row) throws -> Payment {
-        Payment(id: PaymentID(try row.int64("id")), orderID: OrderID(try row.int64("order_id")),
-                provider: PaymentProvider(rawValue: try row.string("provider")) ?? .mockpay,
-                amountCents: try row.int64("amount_cents"),
-                status: PaymentStatus(rawValue: try row.string("status")) ?? .pending)
+        Payment(id: try row.decode("id"), orderID: try row.decode("order_id"), provider: try row.decode("provider"),
+                amountCents: try row.decode("amount_cents"), status: try row.decode("status"))
     }
 
     func insert(order: OrderID, provider: PaymentProvider, amountCents: Int64, at now: Int64, _ db: Connection) throws -> PaymentID {
-        try db.legacyRun("""
+        try db.run("""
             INSERT INTO payments (order_id, provider, amount_cents, currency, status, created_at, updated_at)
-            VALUES (?, ?, ?, 'CNY', 'pending', ?, ?)
-            """, order.rawValue, provider.rawValue, amountCents, now, now)
+            VALUES (\(order), \(provider), \(amountCents), 'CNY', 'pending', \(now), \(now))
+            """)
         return PaymentID(db.lastInsertRowID)
     }
 
     func find(_ id: PaymentID, _ db: Connection) throws -> Payment? {
-        try db.legacyQueryOne("SELECT id, order_id, provider, amount_cents, status FROM payments WHERE id = ?", id.rawValue)
-            .map(Self.payment)
+        try db.queryOne("SELECT \(Self.columns) FROM payments WHERE id = \(id)").map(Self.payment)
     }
 
     /// The newest attempt for an order, optionally of one provider.
     func latest(order: OrderID, provider: PaymentProvider?, _ db: Connection) throws -> Payment? {
-        if let provider {
-            return try db.legacyQueryOne("""
-                SELECT id, order_id, provider, amount_cents, status FROM payments WHERE order_id = ? AND provider = ?
-                ORDER BY created_at DESC, id DESC LIMIT 1
-                """, order.rawValue, provider.rawValue).map(Self.payment)
-        }
-        return try db.legacyQueryOne("""
-            SELECT id, order_id, provider, amount_cents, status FROM payments WHERE order_id = ?
+        let ofProvider: SQL = provider.map { " AND provider = \($0)" } ?? .empty
+        return try db.queryOne("""
+            SELECT \(Self.columns) FROM payments WHERE order_id = \(order)\(ofProvider)
             ORDER BY created_at DESC, id DESC LIMIT 1
-            """, order.rawValue).map(Self.payment)
+            """).map(Self.payment)
     }
 
     /// Another payment of the same order that already succeeded.
     func otherSucceeded(order: OrderID, except payment: PaymentID, _ db: Connection) throws -> Bool {
-        try db.legacyScalarInt("SELECT COUNT(*) FROM payments WHERE order_id = ? AND id <> ? AND status = 'succeeded'",
-                         order.rawValue, payment.rawValue) ?? 0 > 0
+        try db.scalar("""
+            SELECT COUNT(*) FROM payments WHERE order_id = \(order) AND id <> \(payment) AND status = 'succeeded'
+            """, as: Int.self) ?? 0 > 0
     }
 
     func setStatus(_ id: PaymentID, _ status: PaymentStatus, tradeNo: String?, at now: Int64, _ db: Connection) throws {
-        try db.legacyRun("UPDATE payments SET status = ?, provider_trade_no = COALESCE(?, provider_trade_no), updated_at = ? WHERE id = ?",
-                   status.rawValue, tradeNo, now, id.rawValue)
+        try db.run("""
+            UPDATE payments SET status = \(status), provider_trade_no = COALESCE(\(tradeNo), provider_trade_no), updated_at = \(now)
+            WHERE id = \(id)
+            """)
     }
 
     /// Records an event once; false when this provider already sent this event id.
     func recordEvent(_ event: PaymentEvent, payment: PaymentID?, outcome: String, rawBody: String, at now: Int64,
                      _ db: Connection) throws -> Bool {
         do {
-            try db.legacyRun("""
+            try db.run("""
                 INSERT INTO payment_events (provider, event_id, payment_id, order_number, status, amount_cents, currency,
                                             outcome, raw_body, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, event.provider.rawValue, event.eventID, payment?.rawValue, event.orderNumber, event.result.rawValue,
-                event.amountCents, event.currency, outcome, rawBody, now)
+                VALUES (\(event.provider), \(event.eventID), \(payment), \(event.orderNumber), \(event.result),
+                        \(event.amountCents), \(event.currency), \(outcome), \(rawBody), \(now))
+                """)
             return true
         } catch let error as SQLiteError where error.isUniqueViolation {
             return false
@@ -73,7 +70,12 @@ struct PaymentStore {
     }
 
     func eventExists(_ event: PaymentEvent, _ db: Connection) throws -> Bool {
-        try db.legacyScalarInt("SELECT COUNT(*) FROM payment_events WHERE provider = ? AND event_id = ?",
-                         event.provider.rawValue, event.eventID) == 1
+        try db.scalar("SELECT COUNT(*) FROM payment_events WHERE provider = \(event.provider) AND event_id = \(event.eventID)",
+                      as: Int.self) == 1
     }
 }
+
+/// Providers, statuses and event results are stored as their raw values; anything else is a corrupt row.
+extension PaymentProvider: SQLCodable {}
+extension PaymentStatus: SQLCodable {}
+extension PaymentEvent.Result: SQLCodable {}

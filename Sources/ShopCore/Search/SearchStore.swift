@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 
 /// SQL for suggestions, the search log and the gram table.
@@ -8,17 +9,17 @@ struct SearchStore {
     func suggestions(_ text: String, limit: Int, _ db: Connection) throws -> [String] {
         let prefix = SearchText.likePrefix(text)
         let contains = SearchText.likeContains(text)
-        let rows = try db.legacyQuery("""
+        let rows = try db.query("""
             SELECT term, MIN(rank) AS rank, MAX(weight) AS weight FROM (
-                SELECT name AS term, CASE WHEN name LIKE ? ESCAPE '\\' THEN 0 ELSE 1 END AS rank, 1000000 AS weight
-                FROM categories WHERE name LIKE ? ESCAPE '\\'
+                SELECT name AS term, CASE WHEN name LIKE \(prefix) ESCAPE '\\' THEN 0 ELSE 1 END AS rank, 1000000 AS weight
+                FROM categories WHERE name LIKE \(contains) ESCAPE '\\'
                 UNION ALL
-                SELECT title, CASE WHEN title LIKE ? ESCAPE '\\' THEN 0 ELSE 1 END, sales
-                FROM products WHERE status = 'on_sale' AND title LIKE ? ESCAPE '\\'
+                SELECT title, CASE WHEN title LIKE \(prefix) ESCAPE '\\' THEN 0 ELSE 1 END, sales
+                FROM products WHERE status = 'on_sale' AND title LIKE \(contains) ESCAPE '\\'
             )
-            GROUP BY term ORDER BY rank, LENGTH(term), weight DESC, term LIMIT ?
-            """, prefix, contains, prefix, contains, limit)
-        return try rows.map { try $0.string("term") }
+            GROUP BY term ORDER BY rank, LENGTH(term), weight DESC, term LIMIT \(limit)
+            """)
+        return try rows.map { try $0.decode("term") }
     }
 
     /// One search for the hot keywords: what, by whom (a `Visitor` key) and whether it found anything.
@@ -30,36 +31,39 @@ struct SearchStore {
     }
 
     func record(_ search: LoggedSearch, _ db: Connection) throws {
-        try db.legacyRun("INSERT INTO search_queries (keyword, searcher, found, searched_at) VALUES (?, ?, ?, ?)",
-                   search.keyword, search.searcher, search.found, search.at)
+        try db.run("""
+            INSERT INTO search_queries (keyword, searcher, found, searched_at)
+            VALUES (\(search.keyword), \(search.searcher), \(search.found), \(search.at))
+            """)
     }
 
     /// Keywords that found something, by distinct searchers (at least `minSearchers`), leaving out any
     /// containing a blocked word (spaces ignored, so `加 微 信` is caught too).
     func hot(since: Int64, minSearchers: Int, blocked: [String], limit: Int, _ db: Connection) throws -> [HotKeyword] {
         let blockedJSON = String(decoding: try JSONSerialization.data(withJSONObject: blocked), as: UTF8.self)
-        return try db.legacyQuery("""
+        return try db.query("""
             SELECT keyword, COUNT(DISTINCT searcher) AS n FROM search_queries
-            WHERE searched_at > ? AND found = 1
+            WHERE searched_at > \(since) AND found = 1
             GROUP BY keyword
-            HAVING n >= ? AND NOT EXISTS (SELECT 1 FROM json_each(?) WHERE instr(replace(keyword, ' ', ''), value) > 0)
-            ORDER BY n DESC, MAX(searched_at) DESC, keyword LIMIT ?
-            """, since, minSearchers, blockedJSON, limit).map { HotKeyword(keyword: try $0.string("keyword"), count: try $0.int("n")) }
+            HAVING n >= \(minSearchers)
+               AND NOT EXISTS (SELECT 1 FROM json_each(\(blockedJSON)) WHERE instr(replace(keyword, ' ', ''), value) > 0)
+            ORDER BY n DESC, MAX(searched_at) DESC, keyword LIMIT \(limit)
+            """).map { HotKeyword(keyword: try $0.decode("keyword"), count: try $0.decode("n")) }
     }
 
     /// Rewrites a product's grams from its title (field 0) and subtitle (field 1).
     func indexGrams(product: ProductID, title: String, subtitle: String, _ db: Connection) throws {
-        try db.legacyRun("DELETE FROM product_grams WHERE product_id = ?", product.rawValue)
+        try db.run("DELETE FROM product_grams WHERE product_id = \(product)")
         let titleGrams = SearchText.grams(title)
         for gram in titleGrams {
-            try db.legacyRun("INSERT INTO product_grams (gram, product_id, field) VALUES (?, ?, 0)", gram, product.rawValue)
+            try db.run("INSERT INTO product_grams (gram, product_id, field) VALUES (\(gram), \(product), 0)")
         }
         for gram in SearchText.grams(subtitle).subtracting(titleGrams) {
-            try db.legacyRun("INSERT INTO product_grams (gram, product_id, field) VALUES (?, ?, 1)", gram, product.rawValue)
+            try db.run("INSERT INTO product_grams (gram, product_id, field) VALUES (\(gram), \(product), 1)")
         }
     }
 
     func purge(before: Int64, _ db: Connection) throws {
-        try db.legacyRun("DELETE FROM search_queries WHERE searched_at < ?", before)
+        try db.run("DELETE FROM search_queries WHERE searched_at < \(before)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import ShopCore
 import ShopTestSupport
@@ -12,10 +13,11 @@ extension TestShop {
     /// The raw `cart_items` rows of `user` (timestamps included), to prove a refused change wrote nothing.
     func cartRows(of user: UserID) throws -> [String] {
         try pool.read { db in
-            try db.legacyQuery("SELECT id, sku_id, quantity, selected, created_at, updated_at FROM cart_items WHERE user_id = ? ORDER BY id",
-                         user.rawValue).map { row in
-                "\(try row.int64("id")) \(try row.int64("sku_id")) \(try row.int64("quantity")) \(try row.int64("selected")) "
-                    + "\(try row.int64("created_at")) \(try row.int64("updated_at"))"
+            try db.query("""
+                SELECT id, sku_id, quantity, selected, created_at, updated_at FROM cart_items WHERE user_id = \(user) ORDER BY id
+                """).map { row in
+                try ["id", "sku_id", "quantity", "selected", "created_at", "updated_at"]
+                    .map { String(try row.decode($0, as: Int64.self)) }.joined(separator: " ")
             }
         }
     }
@@ -25,7 +27,7 @@ extension TestShop {
         try pool.read { db in
             let columns = ["id", "user_id", "recipient", "phone", "province", "city", "district", "detail", "postal_code",
                            "is_default", "created_at", "updated_at"]
-            return try db.legacyQuery("SELECT * FROM addresses WHERE user_id = ? ORDER BY id", user.rawValue).map { row in
+            return try db.query("SELECT * FROM addresses WHERE user_id = \(user) ORDER BY id").map { row in
                 columns.map { "\(row[$0])" }.joined(separator: "|")
             }
         }

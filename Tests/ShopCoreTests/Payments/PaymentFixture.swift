@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import ShopTestSupport
 import Testing
@@ -45,8 +46,8 @@ final class PaymentScenario: @unchecked Sendable {
     /// `provider status` of every payment of an order, oldest first.
     func paymentRows(_ order: OrderID) throws -> [String] {
         try test.pool.read { db in
-            try db.legacyQuery("SELECT provider, status FROM payments WHERE order_id = ? ORDER BY id", order.rawValue).map {
-                "\(try $0.string("provider")) \(try $0.string("status"))"
+            try db.query("SELECT provider, status FROM payments WHERE order_id = \(order) ORDER BY id").map {
+                "\(try $0.decode("provider", as: String.self)) \(try $0.decode("status", as: String.self))"
             }
         }
     }
@@ -56,8 +57,8 @@ final class PaymentScenario: @unchecked Sendable {
         try test.pool.read { db in
             var rows: [String] = []
             for table in ["orders", "payments", "payment_events", "products", "skus"] {
-                let columns = try db.legacyQuery("SELECT name FROM pragma_table_info(?)", table).map { try $0.string("name") }
-                for row in try db.legacyQuery("SELECT * FROM \(table) ORDER BY id") {
+                let columns = try db.query("SELECT name FROM pragma_table_info(\(table))").map { try $0.decode("name", as: String.self) }
+                for row in try db.query("SELECT * FROM \(SQLIdentifier(table)) ORDER BY id") {
                     rows.append(table + ": " + columns.map { "\($0)=\(row[$0])" }.joined(separator: ","))
                 }
             }

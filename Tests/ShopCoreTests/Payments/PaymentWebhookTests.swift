@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import ShopTestSupport
 import Testing
@@ -192,7 +193,7 @@ struct PaymentWebhookTests {
         let order = try s.placeOrder(quantity: 2)
         let intent = try s.payments.start(order.id, provider: .mockpay, for: s.buyer)
         _ = try s.shop.orders.cancel(order.id, for: s.buyer)
-        let stock = try s.test.pool.read { db in try db.legacyScalarInt("SELECT stock FROM skus WHERE id = ?", s.sku.rawValue) }
+        let stock = try s.test.pool.read { db in try db.scalarInt("SELECT stock FROM skus WHERE id = \(s.sku)") }
 
         #expect(try s.deliverMockpay(s.mockpayBody(order, event: "evt_late", payment: intent.paymentID)) == .mockpay)
 
@@ -200,7 +201,7 @@ struct PaymentWebhookTests {
         #expect(try s.payments.status(of: intent.paymentID) == .needsRefund)
         #expect(try s.events() == ["evt_late succeeded needs_refund"])
         #expect(try s.sales() == 0)
-        #expect(try s.test.pool.read { db in try db.legacyScalarInt("SELECT stock FROM skus WHERE id = ?", s.sku.rawValue) } == stock)
+        #expect(try s.test.pool.read { db in try db.scalarInt("SELECT stock FROM skus WHERE id = \(s.sku)") } == stock)
     }
 
     @Test func secondSuccessfulPaymentOfAPaidOrderNeedsARefund() throws {

@@ -1,3 +1,4 @@
+import SQL
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @Suite("Housekeeping of spent records")
 struct HousekeepingTests {
     private func count(_ table: String, _ fixture: TestShop) throws -> Int64 {
-        try fixture.pool.read { try $0.legacyScalarInt("SELECT COUNT(*) FROM \(table)") } ?? -1
+        try fixture.pool.read { try $0.scalarInt("SELECT COUNT(*) FROM \(SQLIdentifier(table))") } ?? -1
     }
 
     @Test func spentCodesTokensAndFailuresAreDroppedOnlyOnceTheyCanNoLongerMatter() throws {
