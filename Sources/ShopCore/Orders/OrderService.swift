@@ -46,9 +46,7 @@ public struct OrderService: Sendable {
             guard (1...Self.maxLines).contains(items.count) else {
                 throw ValidationError("items", "items must hold 1 to \(Self.maxLines) lines.")
             }
-            for item in items where !CartService.lineQuantityRange.contains(item.quantity) {
-                throw ValidationError("quantity", "quantity must be a whole number from 1 to 99.")
-            }
+            for item in items { try CartService.validate(item.quantity, maxItems: maxItems) }
         }
         // the request as it will be carried out: a note differing only in blanks is the same request
         let fingerprint = Digest.sha256Hex(CheckoutRequest(addressID: request.addressID, note: note, items: request.items).fingerprint)
@@ -72,8 +70,8 @@ public struct OrderService: Sendable {
                 for item in items {
                     if let index = wanted.firstIndex(where: { $0.sku == item.skuID }) {
                         wanted[index].quantity += item.quantity
-                        guard CartService.lineQuantityRange.contains(wanted[index].quantity) else {
-                            throw ValidationError("quantity", "quantity of one SKU must add up to at most 99.")
+                        guard CartService.lineQuantityRange(maxItems: maxItems).contains(wanted[index].quantity) else {
+                            throw ValidationError("quantity", "quantity of one SKU must add up to at most \(maxItems).")
                         }
                     } else {
                         wanted.append((item.skuID, item.quantity))
