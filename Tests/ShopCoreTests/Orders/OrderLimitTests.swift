@@ -31,7 +31,7 @@ struct OrderLimitTests {
                                        clock: shop.shop.clock, random: shop.shop.random)
 
         #expect(throws: OrderError.itemLimitExceeded(max: 50)) {
-            try lowered.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: "cart-1", for: buyer.user)
+            try lowered.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("cart-1"), for: buyer.user)
         }
         #expect(try shop.shop.carts.cart(of: buyer.user).totalQuantity == 60)
         #expect(try shop.orderStock(sku) == 500)
