@@ -97,7 +97,7 @@ extension Request {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
                (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) != nil {
                 // Foundation reports a fractional number for an integer field this way, without a path.
-                throw HTTPError.validation("A value in the body has the wrong type (ids and quantities are whole numbers).")
+                throw HTTPError.validation("A value in the body has the wrong type (a whole number is expected).")
             }
             throw HTTPError.describing(error)
         } catch {

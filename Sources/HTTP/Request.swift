@@ -33,15 +33,25 @@ public struct Request: Sendable {
     }
 }
 
-/// What travels beside a request through the middleware to the handler.
+/// What travels beside a request through the middleware to the handler: the request id, and
+/// whatever an application's middleware stores for the handlers after it, under typed keys.
 public struct Context: Sendable {
     /// The `X-Request-Id` of this request (echoed or generated).
     public var requestID: String
-    /// The authenticated subject, set by an authentication middleware.
-    public var userID: Int64?
+    private var values: [ObjectIdentifier: any Sendable] = [:]
 
-    public init(requestID: String = "", userID: Int64? = nil) {
+    public init(requestID: String = "") {
         self.requestID = requestID
-        self.userID = userID
     }
+
+    /// The value stored under `key`, nil when none is.
+    public subscript<Key: ContextKey>(key: Key.Type) -> Key.Value? {
+        get { values[ObjectIdentifier(key)] as? Key.Value }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+}
+
+/// Names one value a middleware may put in the `Context`, and its type.
+public protocol ContextKey {
+    associatedtype Value: Sendable
 }

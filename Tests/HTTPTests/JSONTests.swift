@@ -33,6 +33,12 @@ struct JSONTests {
         return Request(method: "POST", path: "/", headers: headers, body: Array(body.utf8))
     }
 
+    @Test func aFractionForAWholeNumberIsA400InGenericWords() {
+        let error = #expect(throws: HTTPError.self) { try request(#"{"sku_id": 7, "quantity": 1.5}"#).decode(AddItemRequest.self) }
+        #expect(error?.status == .badRequest)
+        #expect(error?.message == "A value in the body has the wrong type (a whole number is expected).")
+    }
+
     @Test func snakeCaseKeysDecodeIntoSwiftNamesWithAcronyms() throws {
         let decoded = try request(#"{"sku_id": 7, "quantity": 2, "unknown_field": true}"#).decode(AddItemRequest.self)
         #expect(decoded == AddItemRequest(skuID: 7, quantity: 2))

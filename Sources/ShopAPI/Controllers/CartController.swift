@@ -29,7 +29,7 @@ struct CartController {
         try .json(CartResponse(carts.cart(of: try context.user())))
     }
 
-    /// Adds a SKU (merging with its line); the cap is 99 items in all.
+    /// Adds a SKU (merging with its line); the cap is `cart.max_items` items in all.
     func addItem(_ request: Request, _ context: Context) throws -> Response {
         let body = try request.decode(AddItemRequest.self)
         return try .json(CartResponse(carts.add(body.skuID, quantity: body.quantity, for: try context.user())), status: .created)

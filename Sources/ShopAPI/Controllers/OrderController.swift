@@ -29,7 +29,7 @@ struct OrderController {
     /// 201 with the new order, or 200 with the same order when the key and body repeat.
     func checkout(_ request: Request, _ context: Context) throws -> Response {
         let user = try context.user()
-        guard let key = request.headers["Idempotency-Key"] else { throw OrderError.idempotencyKeyRequired }
+        let key = try IdempotencyKey(request.headers["Idempotency-Key"])
         let body = try request.decode(CheckoutBody.self)
         let result = try orders.checkout(
             CheckoutRequest(addressID: body.addressID, note: body.note,

@@ -8,7 +8,7 @@ extension ErrorMapping {
         switch error {
         case .idempotencyKeyRequired:
             return HTTPError(.badRequest, code: "idempotency_key_required",
-                             message: "Send an Idempotency-Key header of 1 to 64 characters.", field: "Idempotency-Key")
+                             message: "Send an Idempotency-Key header of 1 to \(IdempotencyKey.maxLength) characters.", field: "Idempotency-Key")
         case .idempotencyKeyReused:
             return HTTPError(.conflict, code: "idempotency_key_reused",
                              message: "This Idempotency-Key was already used for a different order.")

@@ -11,9 +11,9 @@ struct AuthMiddleware: Middleware {
         var context = context
         if let token = Self.bearerToken(request) {
             do {
-                context.userID = try accounts.authenticate(token: token).rawValue
+                context[SignedInUser.self] = try accounts.authenticate(token: token)
             } catch AccountError.unauthorized where !required {
-                context.userID = nil
+                context[SignedInUser.self] = nil
             }
         } else if required {
             throw AccountError.unauthorized
@@ -30,13 +30,18 @@ struct AuthMiddleware: Middleware {
     }
 }
 
+/// The signed-in user, put in the context by `AuthMiddleware`.
+enum SignedInUser: ContextKey {
+    typealias Value = UserID
+}
+
 extension Context {
     /// The signed-in user; routes behind `AuthMiddleware` always have one.
     func user() throws -> UserID {
-        guard let userID else { throw AccountError.unauthorized }
-        return UserID(userID)
+        guard let user = self[SignedInUser.self] else { throw AccountError.unauthorized }
+        return user
     }
 
     /// The signed-in user, if any (public routes).
-    var optionalUser: UserID? { userID.map(UserID.init) }
+    var optionalUser: UserID? { self[SignedInUser.self] }
 }

@@ -9,8 +9,8 @@ public struct CartService: Sendable {
     let clock: Clock
     private let store = CartStore()
 
-    /// Quantities a request may name for one line.
-    public static let lineQuantityRange = 1...99
+    /// Quantities a request may name for one line: no more than the cap (`cart.max_items`) allows.
+    static func lineQuantityRange(maxItems: Int) -> ClosedRange<Int> { 1...maxItems }
 
     public init(pool: DatabasePool, maxItems: Int, clock: Clock) {
         self.pool = pool
@@ -24,7 +24,7 @@ public struct CartService: Sendable {
 
     /// Adds `quantity` of a SKU; a SKU already in the cart adds to its line.
     public func add(_ sku: SKUID, quantity: Int, for user: UserID) throws -> Cart {
-        try Self.validate(quantity)
+        try Self.validate(quantity, maxItems: maxItems)
         let now = clock.unixNow
         return try pool.write { db in
             guard let item = try store.purchasable(sku, db), item.onSale else { throw CartError.skuNotFound }
@@ -43,7 +43,7 @@ public struct CartService: Sendable {
 
     /// Sets a line's quantity and/or whether it is selected for checkout.
     public func update(_ line: CartItemID, quantity: Int?, selected: Bool?, for user: UserID) throws -> Cart {
-        if let quantity { try Self.validate(quantity) }
+        if let quantity { try Self.validate(quantity, maxItems: maxItems) }
         let now = clock.unixNow
         return try pool.write { db in
             guard let current = try store.line(line, of: user, db) else { throw CartError.lineNotFound }
@@ -80,9 +80,11 @@ public struct CartService: Sendable {
         guard try store.totalQuantity(of: user, db) + extra <= maxItems else { throw CartError.limitExceeded(max: maxItems) }
     }
 
-    static func validate(_ quantity: Int) throws {
-        guard lineQuantityRange.contains(quantity) else {
-            throw ValidationError("quantity", "quantity must be a whole number from 1 to 99.")
+    /// A line's quantity, `1...maxItems`; the message names the configured cap.
+    static func validate(_ quantity: Int, maxItems: Int) throws {
+        let range = lineQuantityRange(maxItems: maxItems)
+        guard range.contains(quantity) else {
+            throw ValidationError("quantity", "quantity must be a whole number from \(range.lowerBound) to \(range.upperBound).")
         }
     }
 }

@@ -6,7 +6,7 @@ public enum OrderStatus: String, Sendable, Codable, CaseIterable {
     case pendingPayment = "pending_payment"
     case paid, shipped, completed, cancelled
 
-    /// The statuses an order may move to from this one.
+    /// The statuses an order may move to from this one: the whole state machine, in one place.
     public var next: Set<OrderStatus> {
         switch self {
         case .pendingPayment: [.paid, .cancelled]
@@ -14,6 +14,14 @@ public enum OrderStatus: String, Sendable, Codable, CaseIterable {
         case .shipped: [.completed]
         case .completed, .cancelled: []
         }
+    }
+
+    /// Whether an order in this status may move to `status`.
+    public func canMove(to status: OrderStatus) -> Bool { next.contains(status) }
+
+    /// The one status an order moves to this one from; nil for `pending_payment`, where orders start.
+    public var previous: OrderStatus? {
+        Self.allCases.first { $0.canMove(to: self) }
     }
 }
 

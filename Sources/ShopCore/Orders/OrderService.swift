@@ -32,13 +32,7 @@ public struct OrderService: Sendable {
     /// checked-out cart lines removed. The same key and request again return the same order.
     /// An order holds at most `cart.max_items` items, and a buyer at most `orders.max_unpaid_per_user`
     /// unpaid orders, counted inside the write so racing checkouts cannot pass the limit together.
-    public func checkout(_ request: CheckoutRequest, idempotencyKey: String?, for user: UserID) throws -> Checkout {
-        // 1..64 visible ASCII characters (inner spaces allowed), as the OpenAPI document says
-        guard let key = idempotencyKey, (1...64).contains(key.unicodeScalars.count),
-              key.unicodeScalars.allSatisfy({ (0x20...0x7e).contains($0.value) }),
-              key.first != " ", key.last != " " else {
-            throw OrderError.idempotencyKeyRequired
-        }
+    public func checkout(_ request: CheckoutRequest, idempotencyKey key: IdempotencyKey, for user: UserID) throws -> Checkout {
         let note = (request.note ?? "").trimmedInput
         try Validate.length(note, 0...Self.maxNoteLength, field: "note")
         try Validate.printable(note, field: "note", multiline: true)
@@ -46,9 +40,7 @@ public struct OrderService: Sendable {
             guard (1...Self.maxLines).contains(items.count) else {
                 throw ValidationError("items", "items must hold 1 to \(Self.maxLines) lines.")
             }
-            for item in items where !CartService.lineQuantityRange.contains(item.quantity) {
-                throw ValidationError("quantity", "quantity must be a whole number from 1 to 99.")
-            }
+            for item in items { try CartService.validate(item.quantity, maxItems: maxItems) }
         }
         // the request as it will be carried out: a note differing only in blanks is the same request
         let fingerprint = Digest.sha256Hex(CheckoutRequest(addressID: request.addressID, note: note, items: request.items).fingerprint)
@@ -56,7 +48,7 @@ public struct OrderService: Sendable {
         let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
 
         return try pool.write { db in
-            if let existing = try orders.idempotentOrder(user: user, key: key, db) {
+            if let existing = try orders.idempotentOrder(user: user, key: key.rawValue, db) {
                 guard existing.hash == fingerprint else { throw OrderError.idempotencyKeyReused }
                 guard let order = try orders.find(existing.order, db) else { throw OrderError.notFound }
                 return Checkout(order: order, replayed: true)
@@ -72,8 +64,8 @@ public struct OrderService: Sendable {
                 for item in items {
                     if let index = wanted.firstIndex(where: { $0.sku == item.skuID }) {
                         wanted[index].quantity += item.quantity
-                        guard CartService.lineQuantityRange.contains(wanted[index].quantity) else {
-                            throw ValidationError("quantity", "quantity of one SKU must add up to at most 99.")
+                        guard CartService.lineQuantityRange(maxItems: maxItems).contains(wanted[index].quantity) else {
+                            throw ValidationError("quantity", "quantity of one SKU must add up to at most \(maxItems).")
                         }
                     } else {
                         wanted.append((item.skuID, item.quantity))
@@ -102,7 +94,7 @@ public struct OrderService: Sendable {
             let id = try orders.insert(.init(number: try uniqueNumber(at: now, db), user: user, totalCents: total, note: note,
                                              address: snapshot, createdAt: now, payDeadline: payDeadline),
                                        items: newItems, db)
-            try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
+            try orders.rememberKey(user: user, key: key.rawValue, hash: fingerprint, order: id, at: now, db)
             for line in cartLines { _ = try carts.delete(line, of: user, db) }
             guard let order = try orders.find(id, db) else { throw OrderError.notFound }
             return Checkout(order: order, replayed: false)

@@ -43,7 +43,7 @@ public struct PaymentService: Sendable {
         let now = clock.unixNow
         return try pool.write { db in
             guard let order = try orders.find(orderID, of: user, db) else { throw OrderError.notFound }
-            guard order.status == .pendingPayment else { throw PaymentError.orderNotPayable(order.status) }
+            guard order.status.canMove(to: .paid) else { throw PaymentError.orderNotPayable(order.status) }
             let id = try payments.insert(order: order.id, provider: provider, amountCents: order.totalCents, at: now, db)
             return PaymentIntent(paymentID: id, provider: provider, amountCents: order.totalCents,
                                  payParams: payParams(provider, order: order, payment: id))
@@ -82,7 +82,7 @@ public struct PaymentService: Sendable {
         return try pool.write { db in
             guard let order = try orders.find(number: orderNumber, db) else { throw OrderError.notFound }
             if let existing = try payments.latest(order: order.id, provider: .mockpay, db) { return (existing.id, order) }
-            guard order.status == .pendingPayment else { throw PaymentError.orderNotPayable(order.status) }
+            guard order.status.canMove(to: .paid) else { throw PaymentError.orderNotPayable(order.status) }
             return (try payments.insert(order: order.id, provider: .mockpay, amountCents: order.totalCents, at: now, db), order)
         }
     }

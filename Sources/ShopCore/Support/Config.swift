@@ -1,6 +1,7 @@
 import Foundation
 
-/// Every setting of the shop, typed. Defaults live in `Config/shop.json`; each key can be
+/// Every setting of the shop, typed, with its default (`Config/shop.json` repeats the defaults, and a
+/// test keeps the two equal); `Config.settings` reads and checks each key. Each key can be
 /// overridden by `SHOP_<SECTION>_<KEY>` in the environment. A bad value stops start-up with a
 /// message naming the key.
 public struct Config: Sendable {

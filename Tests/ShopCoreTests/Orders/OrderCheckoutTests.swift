@@ -36,7 +36,7 @@ struct OrderCheckoutTests {
         #expect(throws: OrderError.idempotencyKeyReused) { try shop.orderBuyNow(buyer, [(b, 1)], key: "key-1") }
         #expect(throws: OrderError.idempotencyKeyReused) { try shop.orderBuyNow(buyer, [(a, 1)], key: "key-1", note: "另一单") }
         #expect(throws: OrderError.idempotencyKeyReused) {
-            try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: "key-1", for: buyer.user)
+            try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("key-1"), for: buyer.user)
         }
         #expect(try shop.orderStock(a) == 9)
         #expect(try shop.orderStock(b) == 10)
@@ -51,13 +51,13 @@ struct OrderCheckoutTests {
 
         for key in [nil, "", String(repeating: "k", count: 65)] as [String?] {
             #expect(throws: OrderError.idempotencyKeyRequired) {
-                try shop.shop.orders.checkout(request, idempotencyKey: key, for: buyer.user)
+                try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey(key), for: buyer.user)
             }
         }
         #expect(try shop.orderStock(sku) == 10)
         #expect(try shop.orderRowCounts() == [0, 0, 0])
 
-        let longest = try shop.shop.orders.checkout(request, idempotencyKey: String(repeating: "k", count: 64), for: buyer.user)
+        let longest = try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey(String(repeating: "k", count: 64)), for: buyer.user)
         #expect(longest.replayed == false)
         #expect(try shop.orderStock(sku) == 9)
     }
@@ -148,7 +148,7 @@ struct OrderCheckoutTests {
         let lineC = try #require(cart.lines.first { $0.skuID == c })
         _ = try shop.shop.carts.update(lineC.id, quantity: nil, selected: false, for: buyer.user)
 
-        let checkout = try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: "cart-1",
+        let checkout = try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("cart-1"),
                                                      for: buyer.user)
 
         let ordered = Dictionary(uniqueKeysWithValues: checkout.order.items.map { ($0.skuID, $0.quantity) })
@@ -169,11 +169,11 @@ struct OrderCheckoutTests {
         let buyer = try shop.orderBuyer("13900000001")
         let request = CheckoutRequest(addressID: buyer.address)
 
-        #expect(throws: OrderError.nothingToOrder) { try shop.shop.orders.checkout(request, idempotencyKey: "k1", for: buyer.user) }
+        #expect(throws: OrderError.nothingToOrder) { try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey("k1"), for: buyer.user) }
 
         let cart = try shop.shop.carts.add(sku, quantity: 2, for: buyer.user)
         _ = try shop.shop.carts.update(try #require(cart.lines.first).id, quantity: nil, selected: false, for: buyer.user)
-        #expect(throws: OrderError.nothingToOrder) { try shop.shop.orders.checkout(request, idempotencyKey: "k2", for: buyer.user) }
+        #expect(throws: OrderError.nothingToOrder) { try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey("k2"), for: buyer.user) }
 
         #expect(try shop.shop.carts.cart(of: buyer.user).lines.count == 1)
         #expect(try shop.orderStock(sku) == 10)
@@ -192,7 +192,7 @@ struct OrderCheckoutTests {
         let before = try shop.shop.carts.cart(of: buyer.user)
 
         #expect(throws: OrderError.outOfStock(b)) {
-            try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: "mine", for: buyer.user)
+            try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("mine"), for: buyer.user)
         }
         #expect(try shop.shop.carts.cart(of: buyer.user).lines.map(\.id) == before.lines.map(\.id))
         #expect(try shop.orderStock(a) == 10)

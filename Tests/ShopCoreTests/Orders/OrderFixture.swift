@@ -54,7 +54,7 @@ extension TestShop {
     func orderBuyNow(_ buyer: OrderBuyer, _ items: [(SKUID, Int)], key: String, note: String? = nil) throws -> Checkout {
         try shop.orders.checkout(CheckoutRequest(addressID: buyer.address, note: note,
                                                  items: items.map { .init(skuID: $0.0, quantity: $0.1) }),
-                                 idempotencyKey: key, for: buyer.user)
+                                 idempotencyKey: try IdempotencyKey(key), for: buyer.user)
     }
 
     /// The SKU's stock as stored in its row.

@@ -31,10 +31,28 @@ struct OrderLimitTests {
                                        clock: shop.shop.clock, random: shop.shop.random)
 
         #expect(throws: OrderError.itemLimitExceeded(max: 50)) {
-            try lowered.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: "cart-1", for: buyer.user)
+            try lowered.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("cart-1"), for: buyer.user)
         }
         #expect(try shop.shop.carts.cart(of: buyer.user).totalQuantity == 60)
         #expect(try shop.orderStock(sku) == 500)
+    }
+
+    @Test func quantityLimitsAndTheirMessagesFollowTheConfiguredCap() throws {
+        let shop = try TestShop { $0.cart.maxItems = 120 }
+        let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", stock: 500)])["A"])
+        let buyer = try shop.orderBuyer("13900000001")
+
+        #expect(try shop.shop.carts.add(sku, quantity: 120, for: buyer.user).totalQuantity == 120)
+        #expect(throws: ValidationError("quantity", "quantity must be a whole number from 1 to 120.")) {
+            try shop.shop.carts.add(sku, quantity: 121, for: buyer.user)
+        }
+        #expect(throws: ValidationError("quantity", "quantity must be a whole number from 1 to 120.")) {
+            try shop.orderBuyNow(buyer, [(sku, 121)], key: "k1")
+        }
+        #expect(throws: ValidationError("quantity", "quantity of one SKU must add up to at most 120.")) {
+            try shop.orderBuyNow(buyer, [(sku, 70), (sku, 51)], key: "k2")
+        }
+        #expect(try shop.orderBuyNow(buyer, [(sku, 110)], key: "k3").order.items.first?.quantity == 110)
     }
 
     @Test func aBuyerHoldsAtMostTheConfiguredUnpaidOrders() throws {

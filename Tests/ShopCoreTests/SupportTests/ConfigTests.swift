@@ -11,42 +11,7 @@ struct ConfigTests {
 
     /// Every setting as text, by key: what `Config.load` produced, compared key by key.
     static func settings(_ c: Config) -> [String: String] {
-        [
-            "server.host": c.server.host, "server.port": "\(c.server.port)", "server.threads": "\(c.server.threads)",
-            "server.max_connections": "\(c.server.maxConnections)",
-            "server.max_connections_per_ip": "\(c.server.maxConnectionsPerIP)",
-            "server.max_body_bytes": "\(c.server.maxBodyBytes)", "server.idle_timeout_seconds": "\(c.server.idleTimeoutSeconds)",
-            "server.request_timeout_seconds": "\(c.server.requestTimeoutSeconds)",
-            "server.trusted_proxies": c.server.trustedProxies,
-            "database.path": c.database.path, "database.migrations_path": c.database.migrationsPath,
-            "database.readers": "\(c.database.readers)",
-            "cart.max_items": "\(c.cart.maxItems)",
-            "verification.sender": c.verification.sender.rawValue, "verification.file_path": c.verification.filePath,
-            "verification.webhook_url": c.verification.webhookURL,
-            "verification.cooldown_seconds": "\(c.verification.cooldownSeconds)",
-            "verification.lifetime_seconds": "\(c.verification.lifetimeSeconds)",
-            "verification.max_attempts": "\(c.verification.maxAttempts)",
-            "verification.daily_limit_per_phone": "\(c.verification.dailyLimitPerPhone)",
-            "verification.daily_limit_per_ip": "\(c.verification.dailyLimitPerIP)",
-            "auth.token_lifetime_days": "\(c.auth.tokenLifetimeDays)",
-            "auth.max_failures_per_phone": "\(c.auth.maxFailuresPerPhone)",
-            "auth.max_failures_per_ip": "\(c.auth.maxFailuresPerIP)",
-            "auth.failure_window_seconds": "\(c.auth.failureWindowSeconds)", "auth.pepper": c.auth.pepper,
-            "auth.argon2_memory_kib": "\(c.auth.argon2MemoryKiB)", "auth.argon2_iterations": "\(c.auth.argon2Iterations)",
-            "auth.max_concurrent_hashes": "\(c.auth.maxConcurrentHashes)",
-            "orders.payment_timeout_minutes": "\(c.orders.paymentTimeoutMinutes)",
-            "orders.auto_complete_days": "\(c.orders.autoCompleteDays)",
-            "orders.max_unpaid_per_user": "\(c.orders.maxUnpaidPerUser)",
-            "payments.mockpay_enabled": c.payments.mockpayEnabled.rawValue, "payments.mockpay_secret": c.payments.mockpaySecret,
-            "payments.wechatpay_api_key": c.payments.wechatpayAPIKey,
-            "payments.wechatpay_mch_id": c.payments.wechatpayMchID, "payments.wechatpay_app_id": c.payments.wechatpayAppID,
-            "payments.alipay_public_key_pem": c.payments.alipayPublicKeyPEM,
-            "payments.alipay_app_id": c.payments.alipayAppID, "payments.alipay_seller_id": c.payments.alipaySellerID,
-            "app.env": c.app.env.rawValue, "app.log_level": "\(c.app.logLevel)",
-            "catalog.import_max_bytes": "\(c.catalog.importMaxBytes)",
-            "search.hot_min_searchers": "\(c.search.hotMinSearchers)",
-            "search.blocked_words": c.search.blockedWords.joined(separator: ","),
-        ]
+        Dictionary(uniqueKeysWithValues: Config.settings.map { ($0.key, $0.text(in: c)) })
     }
 
     /// A valid value for every key that differs from its default.
@@ -74,6 +39,22 @@ struct ConfigTests {
 
     static func variable(_ key: String) -> String {
         "SHOP_" + key.replacingOccurrences(of: ".", with: "_").uppercased()
+    }
+
+    @Test func eachSettingIsOverriddenByItsOwnVariable() {
+        for setting in Config.settings {
+            #expect(setting.environmentVariable == Self.variable(setting.key))
+        }
+    }
+
+    @Test func eachSettingReadsIntoItsOwnFieldOnly() throws {
+        let defaults = Self.settings(Config())
+        for setting in Config.settings {
+            var config = Config()
+            try setting.read(try #require(Self.overrides[setting.key]), into: &config)
+            let changed = Self.settings(config).filter { defaults[$0.key] != $0.value }.map(\.key)
+            #expect(changed == [setting.key])
+        }
     }
 
     /// Writes `json` to a config file in a fresh temporary directory and loads it.

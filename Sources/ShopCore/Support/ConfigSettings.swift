@@ -1,0 +1,168 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Config {
+    /// Every setting this version understands, each declared once: its key, where it lives in
+    /// `Config` (whose initial values are the defaults) and how its text is read and checked. The
+    /// key list, the environment variables and the loader all come from this table.
+    public static let settings: [Setting] = [
+        .string("server.host", \.server.host),
+        .int("server.port", \.server.port, 0...65_535),
+        .int("server.threads", \.server.threads, 0...256),
+        .int("server.max_connections", \.server.maxConnections, 1...100_000),
+        .int("server.max_connections_per_ip", \.server.maxConnectionsPerIP, 1...100_000),
+        .int("server.max_body_bytes", \.server.maxBodyBytes, 1_024...(64 * 1_048_576)),
+        .int("server.idle_timeout_seconds", \.server.idleTimeoutSeconds, 1...3_600),
+        .int("server.request_timeout_seconds", \.server.requestTimeoutSeconds, 1...3_600),
+        .addresses("server.trusted_proxies", \.server.trustedProxies),
+        .string("database.path", \.database.path),
+        .string("database.migrations_path", \.database.migrationsPath, allowEmpty: true),
+        .int("database.readers", \.database.readers, 1...64),
+        .int("cart.max_items", \.cart.maxItems, 1...10_000),
+        .choice("verification.sender", \.verification.sender),
+        .string("verification.file_path", \.verification.filePath),
+        .string("verification.webhook_url", \.verification.webhookURL, allowEmpty: true),
+        .int("verification.cooldown_seconds", \.verification.cooldownSeconds, 1...86_400),
+        .int("verification.lifetime_seconds", \.verification.lifetimeSeconds, 10...86_400),
+        .int("verification.max_attempts", \.verification.maxAttempts, 1...100),
+        .int("verification.daily_limit_per_phone", \.verification.dailyLimitPerPhone, 1...10_000),
+        .int("verification.daily_limit_per_ip", \.verification.dailyLimitPerIP, 1...1_000_000),
+        .int("auth.token_lifetime_days", \.auth.tokenLifetimeDays, 1...3_650),
+        .int("auth.max_failures_per_phone", \.auth.maxFailuresPerPhone, 1...10_000),
+        .int("auth.max_failures_per_ip", \.auth.maxFailuresPerIP, 1...1_000_000),
+        .int("auth.failure_window_seconds", \.auth.failureWindowSeconds, 1...86_400),
+        .string("auth.pepper", \.auth.pepper),
+        .int("auth.argon2_memory_kib", \.auth.argon2MemoryKiB, 8...4_194_304),
+        .int("auth.argon2_iterations", \.auth.argon2Iterations, 1...100),
+        .int("auth.max_concurrent_hashes", \.auth.maxConcurrentHashes, 0...256),
+        .int("orders.payment_timeout_minutes", \.orders.paymentTimeoutMinutes, 1...10_080),
+        .int("orders.auto_complete_days", \.orders.autoCompleteDays, 1...365),
+        .int("orders.max_unpaid_per_user", \.orders.maxUnpaidPerUser, 1...1_000),
+        .choice("payments.mockpay_enabled", \.payments.mockpayEnabled),
+        .string("payments.mockpay_secret", \.payments.mockpaySecret),
+        .string("payments.wechatpay_api_key", \.payments.wechatpayAPIKey, allowEmpty: true),
+        .string("payments.wechatpay_mch_id", \.payments.wechatpayMchID, allowEmpty: true),
+        .string("payments.wechatpay_app_id", \.payments.wechatpayAppID, allowEmpty: true),
+        .string("payments.alipay_public_key_pem", \.payments.alipayPublicKeyPEM, allowEmpty: true),
+        .string("payments.alipay_app_id", \.payments.alipayAppID, allowEmpty: true),
+        .string("payments.alipay_seller_id", \.payments.alipaySellerID, allowEmpty: true),
+        .choice("app.env", \.app.env),
+        .level("app.log_level", \.app.logLevel),
+        .int("catalog.import_max_bytes", \.catalog.importMaxBytes, 1...(4 * 1_073_741_824)),
+        .int("search.hot_min_searchers", \.search.hotMinSearchers, 1...10_000),
+        .words("search.blocked_words", \.search.blockedWords),
+    ]
+
+    /// Every key this version understands, `section.key` in snake_case.
+    public static let keys: [String] = settings.map(\.key)
+
+    /// One setting: its key, and how its text becomes the typed value in `Config` and back.
+    public struct Setting: Sendable {
+        /// `section.key` in snake_case, as in `Config/shop.json`.
+        public let key: String
+        private let parse: @Sendable (String, inout Config) throws(Invalid) -> Void
+        private let render: @Sendable (Config) -> String
+
+        /// Why a text is not a value of this setting (the key is added by `read`).
+        struct Invalid: Error {
+            let reason: String
+            init(_ reason: String) { self.reason = reason }
+        }
+
+        init<Value>(_ key: String, _ path: WritableKeyPath<Config, Value> & Sendable,
+                    parse: @escaping @Sendable (String) throws(Invalid) -> Value,
+                    render: @escaping @Sendable (Value) -> String) {
+            self.key = key
+            self.parse = { (text, config) throws(Invalid) in config[keyPath: path] = try parse(text) }
+            self.render = { config in render(config[keyPath: path]) }
+        }
+
+        /// `SHOP_<SECTION>_<KEY>`: the environment variable that overrides this setting.
+        public var environmentVariable: String {
+            "SHOP_" + key.replacingOccurrences(of: ".", with: "_").uppercased()
+        }
+
+        /// Sets this setting in `config` from `text`, or throws naming the key.
+        public func read(_ text: String, into config: inout Config) throws {
+            do {
+                try parse(text, &config)
+            } catch {
+                throw ConfigError(key: key, reason: error.reason)
+            }
+        }
+
+        /// This setting's value in `config` as text, the way the file and the environment spell it.
+        public func text(in config: Config) -> String { render(config) }
+    }
+}
+
+extension Config.Setting {
+    /// Text, refused when empty unless `allowEmpty`.
+    static func string(_ key: String, _ path: WritableKeyPath<Config, String> & Sendable, allowEmpty: Bool = false) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            guard allowEmpty || !text.isEmpty else { throw Invalid("must not be empty") }
+            return text
+        }, render: { $0 })
+    }
+
+    /// A whole number within `range`.
+    static func int(_ key: String, _ path: WritableKeyPath<Config, Int> & Sendable, _ range: ClosedRange<Int>) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw Invalid("must be a whole number, got \"\(text)\"")
+            }
+            guard range.contains(value) else {
+                throw Invalid("must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+            }
+            return value
+        }, render: { "\($0)" })
+    }
+
+    /// One of an enum's raw values.
+    static func choice<Value: RawRepresentable<String>>(_ key: String, _ path: WritableKeyPath<Config, Value> & Sendable) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            guard let value = Value(rawValue: text) else { throw Invalid("unknown value \"\(text)\"") }
+            return value
+        }, render: { $0.rawValue })
+    }
+
+    /// A log level by name, in any case.
+    static func level(_ key: String, _ path: WritableKeyPath<Config, Logger.Level> & Sendable) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            let names: [String: Logger.Level] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]
+            guard let value = names[text.lowercased()] else { throw Invalid("must be debug, info, warning or error") }
+            return value
+        }, render: { "\($0)" })
+    }
+
+    /// A comma-separated list (`,` or `，`), each entry trimmed and lowercased, empty ones dropped.
+    static func words(_ key: String, _ path: WritableKeyPath<Config, [String]> & Sendable) -> Self {
+        Self(key, path, parse: { text in
+            text.split(whereSeparator: { $0 == "," || $0 == "，" })
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+                .filter { !$0.isEmpty }
+        }, render: { $0.joined(separator: ",") })
+    }
+
+    /// A comma-separated list of IPv4/IPv6 addresses or CIDR blocks (`10.0.0.0/8, ::1`), possibly
+    /// empty, kept as written.
+    static func addresses(_ key: String, _ path: WritableKeyPath<Config, String> & Sendable) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            for entry in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
+                let parts = entry.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                var v4 = in_addr()
+                var v6 = in6_addr()
+                let width = inet_pton(AF_INET, parts[0], &v4) == 1 ? 32 : inet_pton(AF_INET6, parts[0], &v6) == 1 ? 128 : 0
+                let prefixIsValid = parts.count == 1
+                    || (parts.count == 2 && !parts[1].isEmpty && parts[1].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+                        && (Int(parts[1]).map { $0 <= width } ?? false))
+                guard width > 0, parts.count <= 2, prefixIsValid else {
+                    throw Invalid("\"\(entry)\" is not an IP address or CIDR block")
+                }
+            }
+            return text
+        }, render: { $0 })
+    }
+}
