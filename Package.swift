@@ -38,10 +38,10 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
-        .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQLite", "Crypto"],
+        .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "Crypto"],
                 path: "Tests/ShopTestSupport"),
-        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQLite", "Crypto", "ShopTestSupport"]),
-        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQLite", "ShopTestSupport"]),
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "ShopTestSupport"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQL", "SQLite", "ShopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

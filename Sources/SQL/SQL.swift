@@ -6,6 +6,9 @@
 ///     let status: OrderStatus = .paid
 ///     var query: SQL = "SELECT id FROM orders WHERE status = \(status)"
 ///     if let user { query += " AND user_id = \(user)" }
+///
+/// A string *literal* written inside `\( )` is SQL text (it reads as an `SQL` fragment): bind a
+/// fixed text by naming it (`let status = "on_sale"` then `\(status)`), or better, by its type.
 public struct SQL: Sendable, Equatable, ExpressibleByStringInterpolation {
     enum Fragment: Sendable, Equatable {
         case text(String)

@@ -102,59 +102,6 @@ public final class Connection: SQLConnection {
         return statement
     }
 
-    // Transitional: the stores move to `SQL` values one module at a time; these go when none is left.
-
-    @discardableResult
-    public func legacyRun(_ sql: String, _ bindings: any SQLBindable...) throws -> Int {
-        try legacyRun(sql, bindings: bindings)
-    }
-
-    @discardableResult
-    public func legacyRun(_ sql: String, bindings: [any SQLBindable]) throws -> Int {
-        let statement = try prepare(sql)
-        try statement.bind(bindings.map(\.sqlValue))
-        defer { statement.reset() }
-        while try statement.step() {}
-        return Int(sqlite3_changes(handle))
-    }
-
-    public func legacyQuery(_ sql: String, _ bindings: any SQLBindable...) throws -> [Row] {
-        try legacyQuery(sql, bindings: bindings)
-    }
-
-    public func legacyQuery(_ sql: String, bindings: [any SQLBindable]) throws -> [Row] {
-        let statement = try prepare(sql)
-        try statement.bind(bindings.map(\.sqlValue))
-        defer { statement.reset() }
-        var rows: [Row] = []
-        while try statement.step() { rows.append(statement.currentRow()) }
-        return rows
-    }
-
-    public func legacyQueryOne(_ sql: String, _ bindings: any SQLBindable...) throws -> Row? {
-        try legacyQueryOne(sql, bindings: bindings)
-    }
-
-    public func legacyQueryOne(_ sql: String, bindings: [any SQLBindable]) throws -> Row? {
-        let statement = try prepare(sql)
-        try statement.bind(bindings.map(\.sqlValue))
-        defer { statement.reset() }
-        return try statement.step() ? statement.currentRow() : nil
-    }
-
-    public func legacyScalarInt(_ sql: String, _ bindings: any SQLBindable...) throws -> Int64? {
-        try legacyScalarInt(sql, bindings: bindings)
-    }
-
-    public func legacyScalarInt(_ sql: String, bindings: [any SQLBindable]) throws -> Int64? {
-        guard let row = try legacyQueryOne(sql, bindings: bindings) else { return nil }
-        switch row[0] {
-        case .integer(let v): return v
-        case .real(let v): return Int64(v)
-        default: return nil
-        }
-    }
-
     /// The rowid of the last successful INSERT on this connection.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

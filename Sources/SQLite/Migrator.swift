@@ -90,9 +90,10 @@ public struct Migrator: Sendable {
                 do {
                     try db.transaction("IMMEDIATE") { db in
                         try db.execute(migration.sql)
-                        try db.legacyRun("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                                   migration.version, migration.name, migration.checksum,
-                                   Int64(Date().timeIntervalSince1970))
+                        try db.run("""
+                            INSERT INTO schema_migrations (version, name, checksum, applied_at)
+                            VALUES (\(migration.version), \(migration.name), \(migration.checksum), \(Date()))
+                            """)
                     }
                 } catch let error as SQLiteError {
                     throw MigrationError.failed(name: migration.name, reason: error.message)
@@ -123,7 +124,7 @@ public struct Migrator: Sendable {
     /// Whether every known migration is applied unchanged.
     public func isUpToDate(_ pool: DatabasePool) throws -> Bool {
         try pool.read { db in
-            guard try db.legacyScalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") == 1 else {
+            guard try db.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") == 1 else {
                 return false
             }
             let applied = try Self.appliedChecksums(db)
@@ -144,7 +145,7 @@ public struct Migrator: Sendable {
 
     private static func appliedChecksums(_ db: Connection) throws -> [Int: String] {
         var result: [Int: String] = [:]
-        for row in try db.legacyQuery("SELECT version, checksum FROM schema_migrations") {
+        for row in try db.query("SELECT version, checksum FROM schema_migrations") {
             result[try row.int("version")] = try row.string("checksum")
         }
         return result

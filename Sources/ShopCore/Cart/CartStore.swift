@@ -31,7 +31,7 @@ struct CartStore {
                             productID: try row.decode("product_id"), title: try row.decode("title"),
                             skuName: try row.decode("sku_name"), coverURL: try row.decode("cover_url"),
                             priceCents: try row.decode("price_cents"), quantity: quantity, selected: try row.decode("selected"),
-                            available: try row.string("status") == ProductStatus.onSale.rawValue && stock >= Int64(quantity),
+                            available: try row.decode("status", as: ProductStatus.self) == .onSale && stock >= Int64(quantity),
                             stock: stock)
         }
     }
@@ -50,7 +50,7 @@ struct CartStore {
 
     func purchasable(_ sku: SKUID, _ db: Connection) throws -> Purchasable? {
         try db.queryOne("SELECT p.status, s.stock FROM skus s JOIN products p ON p.id = s.product_id WHERE s.id = \(sku)")
-            .map { Purchasable(onSale: try $0.string("status") == ProductStatus.onSale.rawValue, stock: try $0.decode("stock")) }
+            .map { Purchasable(onSale: try $0.decode("status", as: ProductStatus.self) == .onSale, stock: try $0.decode("stock")) }
     }
 
     func insert(user: UserID, sku: SKUID, quantity: Int, at now: Int64, _ db: Connection) throws {

@@ -1,3 +1,5 @@
+import SQL
+
 /// The client's name for one checkout, so a retry returns the same order: 1 to 64 visible ASCII
 /// characters, inner spaces allowed (as the OpenAPI document says).
 public struct IdempotencyKey: Hashable, Sendable {
@@ -14,4 +16,9 @@ public struct IdempotencyKey: Hashable, Sendable {
         }
         rawValue = text
     }
+}
+
+/// Stored as its text.
+extension IdempotencyKey: SQLBindable {
+    public var sqlValue: SQLValue { .text(rawValue) }
 }

@@ -48,7 +48,7 @@ public struct OrderService: Sendable {
         let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
 
         return try pool.write { db in
-            if let existing = try orders.idempotentOrder(user: user, key: key.rawValue, db) {
+            if let existing = try orders.idempotentOrder(user: user, key: key, db) {
                 guard existing.hash == fingerprint else { throw OrderError.idempotencyKeyReused }
                 guard let order = try orders.find(existing.order, db) else { throw OrderError.notFound }
                 return Checkout(order: order, replayed: true)
@@ -94,7 +94,7 @@ public struct OrderService: Sendable {
             let id = try orders.insert(.init(number: try uniqueNumber(at: now, db), user: user, totalCents: total, note: note,
                                              address: snapshot, createdAt: now, payDeadline: payDeadline),
                                        items: newItems, db)
-            try orders.rememberKey(user: user, key: key.rawValue, hash: fingerprint, order: id, at: now, db)
+            try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
             for line in cartLines { _ = try carts.delete(line, of: user, db) }
             guard let order = try orders.find(id, db) else { throw OrderError.notFound }
             return Checkout(order: order, replayed: false)

@@ -144,12 +144,12 @@ struct OrderStore {
 
     // MARK: idempotency keys
 
-    func idempotentOrder(user: UserID, key: String, _ db: Connection) throws -> (hash: String, order: OrderID)? {
+    func idempotentOrder(user: UserID, key: IdempotencyKey, _ db: Connection) throws -> (hash: String, order: OrderID)? {
         try db.queryOne("SELECT request_hash, order_id FROM idempotency_keys WHERE user_id = \(user) AND key = \(key)")
             .map { (try $0.decode("request_hash"), try $0.decode("order_id")) }
     }
 
-    func rememberKey(user: UserID, key: String, hash: String, order: OrderID, at now: Int64, _ db: Connection) throws {
+    func rememberKey(user: UserID, key: IdempotencyKey, hash: String, order: OrderID, at now: Int64, _ db: Connection) throws {
         try db.run("""
             INSERT INTO idempotency_keys (user_id, key, request_hash, order_id, created_at)
             VALUES (\(user), \(key), \(hash), \(order), \(now))

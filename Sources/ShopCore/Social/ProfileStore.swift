@@ -17,7 +17,7 @@ struct ProfileStore {
         try db.queryOne("SELECT id, nickname, avatar_url, signature, gender, is_author FROM users WHERE id = \(id)")
             .map { row in
                 Basic(id: try row.decode("id"), nickname: try row.decode("nickname"), avatarURL: try row.decode("avatar_url"),
-                      signature: try row.decode("signature"), gender: User.Gender(rawValue: try row.string("gender")) ?? .unknown,
+                      signature: try row.decode("signature"), gender: try row.decode("gender"),
                       isAuthor: try row.decode("is_author"))
             }
     }
