@@ -88,7 +88,9 @@ extension Request {
                             message: "Send the body as application/json.")
         }
         guard !body.isEmpty else { throw HTTPError.badRequest("The request needs a JSON body.") }
-        guard String(validating: body, as: UTF8.self) != nil else {
+        // A NUL byte is never in JSON text (controls in strings are escaped); refusing it also stops
+        // BOM-less UTF-16, which is valid UTF-8 byte for byte and which Foundation would detect and read.
+        guard !body.contains(0), String(validating: body, as: UTF8.self) != nil else {
             throw HTTPError.validation("The body is not valid UTF-8.")
         }
         do {

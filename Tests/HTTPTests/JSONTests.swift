@@ -192,4 +192,18 @@ struct JSONTests {
             }
         }
     }
+
+    @Test func aBodyInUTF16WithoutABOMIsRefused() throws {
+        var headers = Headers()
+        headers.set("Content-Type", "application/json")
+        let text = #"{"sku_id": 7, "quantity": 2}"#
+        let littleEndian = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let bigEndian = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        for body in [littleEndian, bigEndian, Array(text.utf8) + [0]] {
+            let request = Request(method: "POST", path: "/", headers: headers, body: body)
+            #expect(throws: HTTPError.validation("The body is not valid UTF-8.")) {
+                try request.decode(AddItemRequest.self)
+            }
+        }
+    }
 }
