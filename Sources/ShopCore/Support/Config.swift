@@ -144,7 +144,7 @@ public struct Config: Sendable {
         case .file: problems.append("verification.sender is file, which writes every code to a local file")
         case .webhook: break
         }
-        if !verification.webhookURL.lowercased().hasPrefix("https://") {
+        if verification.sender == .webhook, !verification.webhookURL.lowercased().hasPrefix("https://") {
             problems.append("verification.webhook_url must be an https:// URL")
         }
         return problems

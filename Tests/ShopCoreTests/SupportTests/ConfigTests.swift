@@ -223,7 +223,7 @@ struct ConfigTests {
 
     @Test func productionRefusesDevelopmentSecretsAndCodesInTheLog() throws {
         var config = Config()
-        #expect(config.productionProblems.count == 5)
+        #expect(config.productionProblems.count == 4)
         config.auth.pepper = String(repeating: "p", count: 32)
         config.payments.mockpaySecret = String(repeating: "m", count: 32)
         config.verification.webhookURL = "https://sms.example.com/send"
@@ -232,6 +232,8 @@ struct ConfigTests {
         #expect(config.productionProblems == ["verification.sender is file, which writes every code to a local file"])
         config.verification.sender = .webhook
         #expect(config.productionProblems.isEmpty)
+        config.verification.webhookURL = ""
+        #expect(config.productionProblems == ["verification.webhook_url must be an https:// URL"])
     }
 
     @Test func productionRefusesShortSecretsAndAPlainHTTPGatewayNamingEachKey() throws {
