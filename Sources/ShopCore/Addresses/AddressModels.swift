@@ -34,10 +34,3 @@ public struct AddressFields: Sendable {
         self.isDefault = isDefault
     }
 }
-
-/// Why an address request was refused.
-public enum AddressError: Error, Equatable, Sendable {
-    /// No such address in this user's book.
-    case notFound
-    case limitExceeded(max: Int)
-}

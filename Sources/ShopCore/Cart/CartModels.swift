@@ -27,15 +27,3 @@ public struct Cart: Sendable, Equatable {
         lines.filter { $0.selected && $0.available }.reduce(0) { $0 + $1.priceCents * Int64($1.quantity) }
     }
 }
-
-/// Why a cart change was refused; the cart is left as it was.
-public enum CartError: Error, Equatable, Sendable {
-    /// The change would put more than `max` items in the cart.
-    case limitExceeded(max: Int)
-    /// More than the SKU's stock.
-    case outOfStock(skuID: SKUID, available: Int64)
-    /// Unknown SKU, or its product is off sale.
-    case skuNotFound
-    /// No such line in this user's cart.
-    case lineNotFound
-}

@@ -81,10 +81,3 @@ public struct HotKeyword: Sendable, Equatable {
     public let keyword: String
     public let count: Int
 }
-
-/// Why a catalogue request failed.
-public enum CatalogError: Error, Equatable, Sendable {
-    /// Unknown or off-sale product.
-    case productNotFound
-    case categoryNotFound
-}

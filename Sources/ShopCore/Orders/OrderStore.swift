@@ -181,37 +181,3 @@ struct OrderStore {
 
 /// Stored as its raw value (`pending_payment`, `paid`, ...); an unknown one fails the read.
 extension OrderStatus: SQLCodable {}
-
-/// SQL on SKU stock and product sales for orders: the guard that never oversells.
-struct StockStore {
-    struct Priced {
-        let productID: ProductID
-        let title: String
-        let skuName: String
-        let priceCents: Int64
-        let onSale: Bool
-    }
-
-    func priced(_ sku: SKUID, _ db: Connection) throws -> Priced? {
-        try db.queryOne("""
-            SELECT s.product_id, p.title, s.name, s.price_cents, p.status FROM skus s JOIN products p ON p.id = s.product_id
-            WHERE s.id = \(sku)
-            """).map { row in
-            Priced(productID: try row.decode("product_id"), title: try row.decode("title"), skuName: try row.decode("name"),
-                   priceCents: try row.decode("price_cents"), onSale: try row.decode("status", as: ProductStatus.self) == .onSale)
-        }
-    }
-
-    /// Takes `quantity` from stock only if that many are there; false (nothing changed) otherwise.
-    func take(_ quantity: Int, of sku: SKUID, _ db: Connection) throws -> Bool {
-        try db.run("UPDATE skus SET stock = stock - \(quantity) WHERE id = \(sku) AND stock >= \(quantity)") == 1
-    }
-
-    func giveBack(_ quantity: Int, of sku: SKUID, _ db: Connection) throws {
-        try db.run("UPDATE skus SET stock = stock + \(quantity) WHERE id = \(sku)")
-    }
-
-    func addSales(_ quantity: Int, to product: ProductID, _ db: Connection) throws {
-        try db.run("UPDATE products SET sales = sales + \(quantity) WHERE id = \(product)")
-    }
-}

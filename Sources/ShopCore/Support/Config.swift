@@ -155,11 +155,3 @@ public struct Config: Sendable {
         ["127.0.0.1", "::1", "localhost"].contains(server.host) || server.host.hasPrefix("127.")
     }
 }
-
-/// A setting that could not be used, named by its key.
-public struct ConfigError: Error, CustomStringConvertible, Equatable {
-    public let key: String
-    public let reason: String
-
-    public var description: String { "config \(key): \(reason)" }
-}

@@ -1,0 +1,15 @@
+/// Why a payment request or notification was refused.
+public enum PaymentError: Error, Equatable, Sendable {
+    case unknownProvider
+    /// The provider has no keys in Config, so its notifications cannot be verified.
+    case providerNotConfigured(PaymentProvider)
+    case invalidSignature(String)
+    /// The notification is signed but not understood.
+    case malformed(String)
+    /// Amount or currency differ from the order's: recorded, the order unchanged.
+    case amountMismatch
+    /// No order with that number: recorded, nothing else.
+    case unknownOrder
+    /// Only an order waiting for payment can be paid.
+    case orderNotPayable(OrderStatus)
+}

@@ -1,0 +1,46 @@
+import Foundation
+import SQL
+import SQLite
+
+/// SQL for comments.
+struct CommentStore {
+    static func comment(_ row: Row) throws -> Comment {
+        Comment(id: try row.decode("id"), articleID: try row.decode("article_id"),
+                userID: try row.decode("user_id"), nickname: try row.decode("nickname"),
+                avatarURL: try row.decode("avatar_url"), content: try row.decode("content"),
+                replyTo: try row.decode("reply_to"), createdAt: try row.decode("created_at"))
+    }
+
+    static let select: SQL = """
+        SELECT c.id, c.article_id, c.user_id, u.nickname, u.avatar_url, c.content, c.reply_to, c.created_at
+        FROM comments c JOIN users u ON u.id = c.user_id
+        """
+
+    func list(_ article: ArticleID, page: PageRequest, _ db: Connection) throws -> Page<Comment> {
+        let total = try db.scalarInt("SELECT COUNT(*) FROM comments WHERE article_id = \(article)") ?? 0
+        let items = try db.query("""
+            \(Self.select) WHERE c.article_id = \(article) ORDER BY c.created_at, c.id LIMIT \(page.perPage) OFFSET \(page.offset)
+            """).map(Self.comment)
+        return Page(items: items, page: page.page, perPage: page.perPage, total: Int(total))
+    }
+
+    func find(_ id: CommentID, _ db: Connection) throws -> Comment? {
+        try db.queryOne("\(Self.select) WHERE c.id = \(id)").map(Self.comment)
+    }
+
+    func insert(article: ArticleID, user: UserID, content: String, replyTo: CommentID?, at now: Int64, _ db: Connection) throws -> CommentID {
+        try db.run("""
+            INSERT INTO comments (article_id, user_id, content, reply_to, created_at)
+            VALUES (\(article), \(user), \(content), \(replyTo), \(now))
+            """)
+        let id = CommentID(db.lastInsertRowID)
+        try db.run("UPDATE articles SET comments_count = comments_count + 1 WHERE id = \(article)")
+        return id
+    }
+
+    func delete(_ comment: Comment, _ db: Connection) throws {
+        if try db.run("DELETE FROM comments WHERE id = \(comment.id)") == 1 {
+            try db.run("UPDATE articles SET comments_count = comments_count - 1 WHERE id = \(comment.articleID)")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Why a social request was refused.
+public enum SocialError: Error, Equatable, Sendable {
+    case userNotFound
+    /// Unknown id, or the user is not a column author.
+    case authorNotFound
+    case articleNotFound
+    case commentNotFound
+    case cannotFollowSelf
+    /// Only the author may edit or delete an article; only the writer may delete a comment.
+    case forbidden(String)
+    /// Publishing and editing need the column-author role, which may have been revoked.
+    case notAnAuthor
+    /// `reply_to` names a comment of another article (or none).
+    case invalidReplyTo
+    case invalidCursor
+    /// The author already has an article with this title (titles identify articles in imports).
+    case titleTaken
+    case articleCategoryNotFound
+}

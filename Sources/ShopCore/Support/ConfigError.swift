@@ -1,0 +1,9 @@
+import Foundation
+
+/// A setting that could not be used, named by its key.
+public struct ConfigError: Error, CustomStringConvertible, Equatable {
+    public let key: String
+    public let reason: String
+
+    public var description: String { "config \(key): \(reason)" }
+}
