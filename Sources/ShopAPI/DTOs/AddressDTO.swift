@@ -11,28 +11,19 @@ struct PostalAddressBody: Encodable {
     @ExplicitNull var postalCode: String?
 }
 
-/// `Address` on the wire: its id, the postal fields (flat, as `PostalAddressBody` has them) and
-/// whether it is the default.
-struct AddressResponse: Encodable {
-    let id: AddressID
-    let recipient: String
-    let phone: String
-    let province: String
-    let city: String
-    let district: String
-    let detail: String
-    @ExplicitNull var postalCode: String?
-    let isDefault: Bool
+/// `Address` on the wire: the postal fields, flat beside its id and whether it is the default.
+typealias AddressResponse = Flat<PostalAddressBody, AddressIdentity>
 
+/// What an address has beyond its postal fields.
+struct AddressIdentity: Encodable {
+    let id: AddressID
+    let isDefault: Bool
+}
+
+extension Flat where Shared == PostalAddressBody, Own == AddressIdentity {
     init(_ a: Address) {
-        id = a.id
-        recipient = a.recipient
-        phone = a.phone
-        province = a.province
-        city = a.city
-        district = a.district
-        detail = a.detail
-        postalCode = a.postalCode
-        isDefault = a.isDefault
+        self.init(PostalAddressBody(recipient: a.recipient, phone: a.phone, province: a.province, city: a.city,
+                                    district: a.district, detail: a.detail, postalCode: a.postalCode),
+                  AddressIdentity(id: a.id, isDefault: a.isDefault))
     }
 }

@@ -13,7 +13,6 @@ struct CategoryResponse: Encodable {
         parentID = node.parentID
         children = node.children.map(CategoryResponse.init)
     }
-
 }
 
 /// `ProductSummary` on the wire.
@@ -39,9 +38,12 @@ struct ProductSummaryResponse: Encodable {
     }
 }
 
-/// A product page: the summary fields (flat, beside the rest, as `ProductSummaryResponse` has them)
-/// plus description, images, category, attributes and SKUs.
-struct ProductDetailResponse: Encodable {
+/// A product page: the summary fields (flat, as `ProductSummaryResponse` has them) beside its
+/// description, images, category, attributes and SKUs.
+typealias ProductDetailResponse = Flat<ProductSummaryResponse, ProductDetailFields>
+
+/// What a product page has beyond its summary.
+struct ProductDetailFields: Encodable {
     struct SKUResponse: Encodable {
         let id: SKUID
         let code: String
@@ -50,35 +52,20 @@ struct ProductDetailResponse: Encodable {
         let stock: Int64
     }
 
-    let id: ProductID
-    let title: String
-    let subtitle: String
-    let coverURL: String
-    let priceCents: Int64
-    let originalPriceCents: Int64
-    let sales: Int64
-    let inStock: Bool
     let description: String
     let images: [String]
     let categoryID: CategoryID
     let attributes: [String: JSONValue]
     let skus: [SKUResponse]
+}
 
+extension Flat where Shared == ProductSummaryResponse, Own == ProductDetailFields {
     init(_ d: ProductDetail) {
-        let p = d.summary
-        id = p.id
-        title = p.title
-        subtitle = p.subtitle
-        coverURL = p.coverURL
-        priceCents = p.priceCents
-        originalPriceCents = p.originalPriceCents
-        sales = p.sales
-        inStock = p.inStock
-        description = d.description
-        images = d.images
-        categoryID = d.categoryID
-        attributes = d.attributes
-        skus = d.skus.map { SKUResponse(id: $0.id, code: $0.code, name: $0.name, priceCents: $0.priceCents, stock: $0.stock) }
+        self.init(ProductSummaryResponse(d.summary),
+                  ProductDetailFields(description: d.description, images: d.images, categoryID: d.categoryID,
+                                      attributes: d.attributes,
+                                      skus: d.skus.map { .init(id: $0.id, code: $0.code, name: $0.name, priceCents: $0.priceCents,
+                                                               stock: $0.stock) }))
     }
 }
 
