@@ -164,7 +164,7 @@ struct MigratorTests {
     @Test func theRepositoryMigrationsApplyToAFreshDatabase() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let migrator = try Migrator(directory: repository.appendingPathComponent("Migrations").path)
+        let migrator = try Migrator(directory: repository.appendingPathComponent("Migrations/sqlite").path)
         try #require(!migrator.migrations.isEmpty)
         try withTemporaryPool { pool throws in
             #expect(try migrator.migrate(pool).count == migrator.migrations.count)

@@ -13,7 +13,7 @@ public enum Repository {
         preconditionFailure("no Package.swift above \(file)")
     }
 
-    public static var migrations: String { root().appendingPathComponent("Migrations").path }
+    public static var migrations: String { root().appendingPathComponent("Migrations/sqlite").path }
 }
 
 /// A fixture that could not set up what a test asked for.
