@@ -18,7 +18,7 @@ let package = Package(
         // Swift wrappers: the only targets that import a C module.
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         // The engine-neutral face of storage: the SQL value (interpolation binds), values and rows.
-        .target(name: "SQL"),
+        .target(name: "SQL", dependencies: ["Crypto"]),
         .target(name: "SQLite", dependencies: ["CSQLite", "SQL", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
 
@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "ShopMigrations", plugins: ["EmbedMigrationsPlugin"]),
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
-        .target(name: "ShopCore", dependencies: ["SQL", "SQLite", "Crypto"]),
+        .target(name: "ShopCore", dependencies: ["SQL", "Crypto"]),
         .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP"], resources: [.copy("Public")]),
         .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQLite", "HTTP"]),
 

@@ -1,6 +1,8 @@
 /// One connection of an engine, lent to one closure at a time inside a transaction: what a store
 /// is given. Statements are `SQL` values; the engine renders their placeholders.
 public protocol SQLConnection: AnyObject {
+    /// The engine, for the few statements whose SQL differs between them.
+    var dialect: SQLDialect { get }
     /// Runs a statement; answers the number of rows it changed.
     @discardableResult
     func run(_ sql: SQL) throws -> Int
@@ -8,6 +10,8 @@ public protocol SQLConnection: AnyObject {
     func query(_ sql: SQL) throws -> [Row]
     /// The first row of a query, or nil.
     func queryOne(_ sql: SQL) throws -> Row?
+    /// Runs a script of statements without parameters (a migration file).
+    func execute(script: String) throws
 }
 
 extension SQLConnection {
@@ -20,6 +24,14 @@ extension SQLConnection {
     /// `scalar(sql, as: Int64.self)`.
     public func scalarInt(_ sql: SQL) throws -> Int64? {
         try scalar(sql, as: Int64.self)
+    }
+
+    /// Runs an `INSERT` and answers the new row's `id` (via `RETURNING id`, which both engines have).
+    public func insert<ID: SQLDecodable>(_ sql: SQL, returning type: ID.Type = ID.self) throws -> ID {
+        guard let id = try scalar(sql + " RETURNING id", as: type) else {
+            throw RowDecodingError(table: nil, column: "id", value: nil, reason: "the INSERT returned no id")
+        }
+        return id
     }
 }
 

@@ -22,6 +22,7 @@ public struct ConnectionOptions: Sendable {
 
 /// One SQLite connection. Not thread-safe: a `DatabasePool` lends it to one closure at a time.
 public final class Connection: SQLConnection {
+    public let dialect = SQLDialect.sqlite
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
 
@@ -59,6 +60,11 @@ public final class Connection: SQLConnection {
             sqlite3_free(error)
             throw SQLiteError(connection: handle, code: rc, sql: sql)
         }
+    }
+
+    /// Runs a script of statements without parameters (a migration file).
+    public func execute(script: String) throws {
+        try execute(script)
     }
 
     /// The cached prepared statement for `sql`.

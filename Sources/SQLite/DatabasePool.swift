@@ -1,6 +1,6 @@
-import SQL
 import Dispatch
 import Foundation
+import SQL
 import Synchronization
 
 /// One writer connection behind a lock plus a pool of reader connections, safe from many threads.
@@ -14,7 +14,8 @@ import Synchronization
 /// time, the one running the closure it is lent to: the writer to the holder of `writerTurn`, a
 /// reader to the thread that took its index out of `idleReaders` until it puts it back. The
 /// bookkeeping itself lives in `Mutex`es, which the compiler checks.
-public final class DatabasePool: @unchecked Sendable {
+public final class DatabasePool: Database, @unchecked Sendable {
+    public let dialect = SQLDialect.sqlite
     public let path: String
     private let writer: Connection
     /// Held for as long as a closure has the writer.
@@ -53,7 +54,7 @@ public final class DatabasePool: @unchecked Sendable {
 
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`); everything is rolled back if it throws.
     /// Do not call `write` or `read` from inside `body`: use the connection it is given.
-    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+    public func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try onWriter { try $0.transaction("IMMEDIATE", body) }
     }
 
@@ -63,7 +64,7 @@ public final class DatabasePool: @unchecked Sendable {
     }
 
     /// Runs `body` in one read transaction: it sees a single consistent snapshot.
-    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+    public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         if readsUseWriter {
             return try onWriter { try $0.transaction("DEFERRED", body) }
         }

@@ -1,12 +1,11 @@
 import Crypto
 import Foundation
 import SQL
-import SQLite
 
 /// The composition root of the shop's domain: the database, settings, time, randomness and
 /// every service, built once and shared by the HTTP API and the command line.
 public final class Shop: Sendable {
-    public let pool: DatabasePool
+    public let pool: any Database
     public let config: Config
     public let clock: Clock
     public let random: SecureRandom
@@ -27,7 +26,7 @@ public final class Shop: Sendable {
     public let demo: DemoShopSeeder
 
     /// `codeSender` defaults to the one `verification.sender` names.
-    public init(pool: DatabasePool, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
+    public init(pool: any Database, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
                 logger: Logger, migrator: Migrator, codeSender: (any CodeSender)? = nil) throws {
         self.pool = pool
         self.config = config
@@ -66,13 +65,6 @@ public final class Shop: Sendable {
             }
             return WebhookCodeSender(url: url, logger: logger)
         }
-    }
-
-    /// Opens the configured database with the pragmas the shop relies on
-    /// (WAL, foreign keys, `synchronous=FULL` so an acknowledged order survives a crash).
-    public static func openDatabase(_ config: Config) throws -> DatabasePool {
-        try DatabasePool(path: config.database.path, readers: config.database.readers,
-                         options: ConnectionOptions(synchronous: .full))
     }
 
     /// Migrations applied unchanged and the database answering: what `/readyz` reports.

@@ -20,8 +20,8 @@ struct StatementTests {
 
     @Test func theSameSQLPreparedTwiceIsTheSameCachedStatement() throws {
         try withTemporaryPool { pool in
-            try pool.write { db in
-                try db.execute(Self.schema)
+            try pool.writeSQLite { db in
+                try db.execute(script: Self.schema)
                 let sql = "SELECT id FROM skus WHERE code = ?"
                 let first = try db.prepare(sql)
                 let second = try db.prepare(sql)
@@ -33,8 +33,8 @@ struct StatementTests {
 
     @Test func aCachedStatementRunsAgainWithNewBindings() throws {
         try withTemporaryPool { pool in
-            let codes = try pool.write { db -> [String] in
-                try db.execute(Self.schema)
+            let codes = try pool.writeSQLite { db -> [String] in
+                try db.execute(script: Self.schema)
                 for (index, code) in ["A", "B", "C"].enumerated() {
                     #expect(try db.run("INSERT INTO skus (code, stock) VALUES (\(code), \(index))") == 1)
                 }
@@ -50,8 +50,8 @@ struct StatementTests {
     /// can leave a parameter without a value.
     @Test func aStrayPlaceholderWithoutAValueThrowsAndLeavesTheStatementUsable() throws {
         try withTemporaryPool { pool in
-            try pool.write { db in
-                try db.execute(Self.schema)
+            try pool.writeSQLite { db in
+                try db.execute(script: Self.schema)
                 let code = "A"
                 let tooFew = #expect(throws: SQLiteError.self) { try db.run("INSERT INTO skus (code, stock) VALUES (\(code), ?)") }
                 #expect(tooFew?.code == 25) // SQLITE_RANGE
@@ -65,8 +65,8 @@ struct StatementTests {
 
     @Test func aUniqueViolationIsReportedWithItsSQL() throws {
         try withTemporaryPool { pool in
-            try pool.write { db in
-                try db.execute(Self.schema)
+            try pool.writeSQLite { db in
+                try db.execute(script: Self.schema)
                 let sql = "INSERT INTO skus (code, stock) VALUES (?, ?)"
                 try insert("ROSE-11", stock: 3, db)
                 let error = #expect(throws: SQLiteError.self) { try insert("ROSE-11", stock: 4, db) }
@@ -86,8 +86,8 @@ struct StatementTests {
 
     @Test func aPrimaryKeyViolationCountsAsUnique() throws {
         try withTemporaryPool { pool in
-            try pool.write { db in
-                try db.execute(Self.schema)
+            try pool.writeSQLite { db in
+                try db.execute(script: Self.schema)
                 try db.run("INSERT INTO skus (id, code, stock) VALUES (1, 'A', 0)")
                 let error = #expect(throws: SQLiteError.self) {
                     try db.run("INSERT INTO skus (id, code, stock) VALUES (1, 'B', 0)")
@@ -99,8 +99,8 @@ struct StatementTests {
 
     @Test func aCheckViolationIsReportedWithItsSQL() throws {
         try withTemporaryPool { pool in
-            try pool.write { db in
-                try db.execute(Self.schema)
+            try pool.writeSQLite { db in
+                try db.execute(script: Self.schema)
                 try db.run("INSERT INTO skus (code, stock) VALUES ('A', 1)")
                 let sql = "UPDATE skus SET stock = stock - ? WHERE code = ?"
                 let code = "A"
@@ -116,13 +116,13 @@ struct StatementTests {
 
     @Test func aConstraintViolationThroughExecuteIsClassifiedToo() throws {
         try withTemporaryPool { pool in
-            try pool.write { db in
-                try db.execute(Self.schema)
+            try pool.writeSQLite { db in
+                try db.execute(script: Self.schema)
                 let sql = "INSERT INTO skus (code, stock) VALUES ('A', 1); INSERT INTO skus (code, stock) VALUES ('A', 2)"
                 let error = #expect(throws: SQLiteError.self) { try db.execute(sql) }
                 #expect(error?.isUniqueViolation == true)
                 #expect(error?.sql == sql)
-                let check = #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO skus (code, stock) VALUES ('Z', -1)") }
+                let check = #expect(throws: SQLiteError.self) { try db.execute(script: "INSERT INTO skus (code, stock) VALUES ('Z', -1)") }
                 #expect(check?.isCheckViolation == true)
             }
         }
@@ -130,7 +130,7 @@ struct StatementTests {
 
     @Test func badSQLFailsToPrepareWithTheSQLInTheError() throws {
         try withTemporaryPool { pool in
-            try pool.write { db in
+            try pool.writeSQLite { db in
                 let error = #expect(throws: SQLiteError.self) { try db.query("SELEC 1") }
                 #expect(error?.sql == "SELEC 1")
                 #expect(error?.code == 1) // SQLITE_ERROR
@@ -140,8 +140,8 @@ struct StatementTests {
 
     @Test func lastInsertRowIDAndChangesAreReported() throws {
         try withTemporaryPool { pool in
-            try pool.write { db in
-                try db.execute(Self.schema)
+            try pool.writeSQLite { db in
+                try db.execute(script: Self.schema)
                 try db.run("INSERT INTO skus (code, stock) VALUES ('A', 1)")
                 let id = db.lastInsertRowID
                 #expect(try db.scalarInt("SELECT id FROM skus WHERE code = 'A'") == id)

@@ -69,3 +69,11 @@ extension DispatchSemaphore {
         wait(timeout: .now() + seconds) == .success
     }
 }
+
+extension DatabasePool {
+    /// A write transaction on the SQLite `Connection` itself, for tests of what only SQLite's
+    /// connection has (its statement cache, `lastInsertRowID`, multi-statement errors).
+    func writeSQLite<T>(_ body: (Connection) throws -> T) throws -> T {
+        try withWriter { try $0.transaction("IMMEDIATE", body) }
+    }
+}

@@ -9,7 +9,7 @@ struct TransactionTests {
 
     private func createTable(_ pool: DatabasePool) throws {
         try pool.write { db in
-            try db.execute("CREATE TABLE items (id INTEGER PRIMARY KEY, worker INTEGER NOT NULL, n INTEGER NOT NULL)")
+            try db.execute(script: "CREATE TABLE items (id INTEGER PRIMARY KEY, worker INTEGER NOT NULL, n INTEGER NOT NULL)")
         }
     }
 
@@ -30,7 +30,7 @@ struct TransactionTests {
             #expect(try count(pool) == 0)
             // The writer is usable again and not left inside the failed transaction.
             try pool.write { db in
-                #expect(db.isInTransaction)
+                #expect((db as? Connection)?.isInTransaction == true)
                 try db.run("INSERT INTO items (worker, n) VALUES (\(2), \(2))")
             }
             #expect(try count(pool) == 1)
@@ -41,7 +41,7 @@ struct TransactionTests {
     @Test func aWriteThatFailsInSQLRollsBackItsEarlierStatements() throws {
         try withTemporaryPool { pool in
             try pool.write { db in
-                try db.execute("CREATE TABLE stock (sku INTEGER PRIMARY KEY, units INTEGER NOT NULL CHECK (units >= 0))")
+                try db.execute(script: "CREATE TABLE stock (sku INTEGER PRIMARY KEY, units INTEGER NOT NULL CHECK (units >= 0))")
                 try db.run("INSERT INTO stock (sku, units) VALUES (1, 5), (2, 1)")
             }
             #expect(throws: SQLiteError.self) {
@@ -172,7 +172,7 @@ struct TransactionTests {
 
     @Test func theWriterAndReadersRunWithForeignKeysWALAndFullSync() throws {
         try withTemporaryPool { pool in
-            func pragmas(_ db: Connection) throws -> (foreignKeys: Int64?, journal: SQLValue?, synchronous: Int64?, busy: Int64?) {
+            func pragmas(_ db: any SQLConnection) throws -> (foreignKeys: Int64?, journal: SQLValue?, synchronous: Int64?, busy: Int64?) {
                 (try db.scalarInt("PRAGMA foreign_keys"),
                  try db.queryOne("PRAGMA journal_mode")?[0],
                  try db.scalarInt("PRAGMA synchronous"),
@@ -194,7 +194,7 @@ struct TransactionTests {
     @Test func foreignKeysAreEnforced() throws {
         try withTemporaryPool { pool in
             try pool.write { db in
-                try db.execute("""
+                try db.execute(script: """
                     CREATE TABLE parents (id INTEGER PRIMARY KEY);
                     CREATE TABLE children (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parents(id));
                     """)
@@ -211,7 +211,7 @@ struct TransactionTests {
     @Test func anInMemoryPoolSharesTheWriterForReads() throws {
         let pool = try DatabasePool(path: ":memory:")
         try pool.write { db in
-            try db.execute("CREATE TABLE t (x INTEGER)")
+            try db.execute(script: "CREATE TABLE t (x INTEGER)")
             try db.run("INSERT INTO t (x) VALUES (\(7))")
         }
         #expect(try pool.read { try $0.scalarInt("SELECT x FROM t") } == 7)

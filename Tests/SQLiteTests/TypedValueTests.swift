@@ -29,8 +29,8 @@ struct TypedValueTests {
         try withTemporaryPool { pool in
             let picked = Date(timeIntervalSince1970: 1_796_025_600)
             let note: String? = nil
-            let (id, row) = try pool.write { db -> (FlowerID, Row?) in
-                try db.execute(Self.schema)
+            let (id, row) = try pool.writeSQLite { db -> (FlowerID, Row?) in
+                try db.execute(script: Self.schema)
                 try db.run("""
                     INSERT INTO flowers (id, bloom, picked_at, fragrant, note)
                     VALUES (\(FlowerID(rawValue: 7)), \(Bloom.open), \(picked), \(true), \(note))
@@ -57,8 +57,8 @@ struct TypedValueTests {
 
     @Test func aDateStoresWholeSecondsAndAPresentOptionalStoresItsValue() throws {
         try withTemporaryPool { pool in
-            let row = try pool.write { db -> Row? in
-                try db.execute(Self.schema)
+            let row = try pool.writeSQLite { db -> Row? in
+                try db.execute(script: Self.schema)
                 let picked = Date(timeIntervalSince1970: 1_796_025_600.75)
                 let note: String? = "玫瑰"
                 try db.run("""
@@ -75,8 +75,8 @@ struct TypedValueTests {
 
     @Test func aCorruptEnumValueThrowsRowDecodingErrorNamingTableAndColumn() throws {
         try withTemporaryPool { pool in
-            let row = try pool.write { db -> Row? in
-                try db.execute(Self.schema)
+            let row = try pool.writeSQLite { db -> Row? in
+                try db.execute(script: Self.schema)
                 let corrupt = "blooming"
                 try db.run("INSERT INTO flowers (bloom, picked_at, fragrant) VALUES (\(corrupt), \(0), \(2))")
                 return try db.queryOne("SELECT bloom, fragrant FROM flowers")
@@ -96,8 +96,8 @@ struct TypedValueTests {
 
     @Test func aTableNameChosenByCodeIsSplicedQuotedAndAClauseKeepsItsValues() throws {
         try withTemporaryPool { pool in
-            let count = try pool.write { db -> Int64? in
-                try db.execute(Self.schema)
+            let count = try pool.writeSQLite { db -> Int64? in
+                try db.execute(script: Self.schema)
                 for bloom in [Bloom.bud, .open, .open] {
                     try db.run("INSERT INTO flowers (bloom, picked_at, fragrant) VALUES (\(bloom), \(0), \(true))")
                 }

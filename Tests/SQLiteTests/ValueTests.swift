@@ -9,7 +9,7 @@ struct ValueTests {
     private func roundTrip<Value: SQLBindable>(_ value: Value) throws -> (value: SQLValue, type: String, row: Row) {
         try withTemporaryPool { pool in
             try pool.write { db in
-                try db.execute("CREATE TABLE v (x)")
+                try db.execute(script: "CREATE TABLE v (x)")
                 try db.run("INSERT INTO v (x) VALUES (\(value))")
             }
             let row = try #require(try pool.read { try $0.queryOne("SELECT x, typeof(x) AS type FROM v") })
@@ -94,7 +94,7 @@ struct ValueTests {
     @Test func severalBindingsLandInOrder() throws {
         try withTemporaryPool { pool in
             let row = try pool.write { db in
-                try db.execute("CREATE TABLE t (a INTEGER, b TEXT, c REAL, d BLOB, e TEXT)")
+                try db.execute(script: "CREATE TABLE t (a INTEGER, b TEXT, c REAL, d BLOB, e TEXT)")
                 let name = "玫瑰"
                 try db.run("""
                     INSERT INTO t (a, b, c, d, e) VALUES (\(Int64(12_900)), \(name), \(1.5), \([UInt8]([9, 8])), \(String?.none))

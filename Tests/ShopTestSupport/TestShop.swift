@@ -18,7 +18,7 @@ public final class TestShop: @unchecked Sendable {
 
     public var accounts: AccountService { shop.accounts }
     public var verification: VerificationService { shop.verification }
-    public var pool: DatabasePool { shop.pool }
+    public var pool: any Database { shop.pool }
 
     /// `directoryPrefix` names the temp directory (`<prefix>-<uuid>`) the database lives in.
     public init(directoryPrefix: String = "shopcore-tests", _ configure: (inout Config) -> Void = { _ in }) throws {

@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
-import SQLite
+import SQL
 
 /// Register, log in and out, reset passwords, and read or edit one's own profile.
 public struct AccountService: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let settings: Config.Auth
     let clock: Clock
     let random: SecureRandom
@@ -16,7 +16,7 @@ public struct AccountService: Sendable {
     private let tokens = TokenStore()
     private let failures = LoginFailureStore()
 
-    public init(pool: DatabasePool, settings: Config.Auth, clock: Clock, random: SecureRandom,
+    public init(pool: any Database, settings: Config.Auth, clock: Clock, random: SecureRandom,
                 verification: VerificationService) throws {
         self.pool = pool
         self.settings = settings
@@ -60,7 +60,7 @@ public struct AccountService: Sendable {
             let id: UserID
             do {
                 id = try users.insert(phone: phone, nickname: name, passwordHash: hash, at: now, db)
-            } catch let error as SQLiteError where error.isUniqueViolation {
+            } catch let error as any SQLError where error.isUniqueViolation {
                 throw AccountError.phoneTaken
             }
             try failures.clear([.register], phone: phone, db)
@@ -183,7 +183,7 @@ public struct AccountService: Sendable {
     /// Throws `tooManyAttempts` when this phone or this client address has failed `kind` too often
     /// in the window; `retry_after` is when the oldest counted failure leaves it.
     private func checkFailureLimits(_ kind: LoginFailureStore.Kind, phone: String, clientIP: String, at now: Int64,
-                                    _ db: Connection) throws {
+                                    _ db: any SQLConnection) throws {
         let window = Int64(settings.failureWindowSeconds)
         for (current, limit) in [(try failures.window(kind, phone: phone, since: now - window, db), settings.maxFailuresPerPhone),
                                  (try failures.window(kind, clientIP: clientIP, since: now - window, db), settings.maxFailuresPerIP)]
@@ -193,7 +193,7 @@ public struct AccountService: Sendable {
         }
     }
 
-    private func openSession(for id: UserID, token: String, at now: Int64, _ db: Connection) throws -> Session {
+    private func openSession(for id: UserID, token: String, at now: Int64, _ db: any SQLConnection) throws -> Session {
         let expiresAt = now + Int64(settings.tokenLifetimeDays) * 86_400
         try tokens.insert(user: id, tokenHash: Digest.sha256Hex(token), at: now, expiresAt: expiresAt, db)
         guard let user = try users.find(id, db) else { throw AccountError.unauthorized }

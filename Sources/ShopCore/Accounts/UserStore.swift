@@ -1,6 +1,5 @@
 import Foundation
 import SQL
-import SQLite
 
 /// SQL for the `users` table.
 struct UserStore {
@@ -18,36 +17,35 @@ struct UserStore {
              createdAt: try row.decode("created_at"))
     }
 
-    func insert(phone: String, nickname: String, passwordHash: String, at now: Int64, _ db: Connection) throws -> UserID {
-        try db.run("""
+    func insert(phone: String, nickname: String, passwordHash: String, at now: Int64, _ db: any SQLConnection) throws -> UserID {
+        try db.insert("""
             INSERT INTO users (phone, nickname, password_hash, password_scheme, created_at, updated_at)
             VALUES (\(phone), \(nickname), \(passwordHash), \(CredentialHasher.scheme), \(now), \(now))
-            """)
-        return UserID(db.lastInsertRowID)
+            """, returning: UserID.self)
     }
 
-    func find(_ id: UserID, _ db: Connection) throws -> User? {
+    func find(_ id: UserID, _ db: any SQLConnection) throws -> User? {
         try db.queryOne("SELECT \(Self.columns) FROM users WHERE id = \(id)").map(Self.user)
     }
 
-    func find(phone: String, _ db: Connection) throws -> User? {
+    func find(phone: String, _ db: any SQLConnection) throws -> User? {
         try db.queryOne("SELECT \(Self.columns) FROM users WHERE phone = \(phone)").map(Self.user)
     }
 
-    func credentials(phone: String, _ db: Connection) throws -> Credentials? {
+    func credentials(phone: String, _ db: any SQLConnection) throws -> Credentials? {
         try db.queryOne("SELECT id, password_hash FROM users WHERE phone = \(phone)").map {
             Credentials(userID: try $0.decode("id"), passwordHash: try $0.decode("password_hash"))
         }
     }
 
-    func setPasswordHash(_ hash: String, for id: UserID, at now: Int64, _ db: Connection) throws {
+    func setPasswordHash(_ hash: String, for id: UserID, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             UPDATE users SET password_hash = \(hash), password_scheme = \(CredentialHasher.scheme), updated_at = \(now)
             WHERE id = \(id)
             """)
     }
 
-    func update(_ user: User, at now: Int64, _ db: Connection) throws {
+    func update(_ user: User, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             UPDATE users SET nickname = \(user.nickname), avatar_url = \(user.avatarURL), signature = \(user.signature),
                              gender = \(user.gender), updated_at = \(now)
@@ -55,7 +53,7 @@ struct UserStore {
             """)
     }
 
-    func setAuthor(_ isAuthor: Bool, phone: String, at now: Int64, _ db: Connection) throws -> Bool {
+    func setAuthor(_ isAuthor: Bool, phone: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         try db.run("UPDATE users SET is_author = \(isAuthor), updated_at = \(now) WHERE phone = \(phone)") == 1
     }
 }

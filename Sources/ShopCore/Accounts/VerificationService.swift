@@ -1,9 +1,9 @@
 import Crypto
-import SQLite
+import SQL
 
 /// SMS verification codes: issue with cooldown and daily caps, check with limited tries.
 public struct VerificationService: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let settings: Config.Verification
     let clock: Clock
     let random: SecureRandom
@@ -14,7 +14,7 @@ public struct VerificationService: Sendable {
 
     static let day: Int64 = 86_400
 
-    public init(pool: DatabasePool, settings: Config.Verification, pepper: String, clock: Clock,
+    public init(pool: any Database, settings: Config.Verification, pepper: String, clock: Clock,
                 random: SecureRandom, sender: any CodeSender) {
         self.pool = pool
         self.settings = settings
@@ -66,13 +66,13 @@ public struct VerificationService: Sendable {
 
     /// Checks `code` inside the caller's write transaction without using it up: a wrong one costs one
     /// of the allowed tries. The caller commits either way and throws `invalidCode` after.
-    func check(_ code: String, phone: String, purpose: CodePurpose, at now: Int64, _ db: Connection) throws -> Check {
+    func check(_ code: String, phone: String, purpose: CodePurpose, at now: Int64, _ db: any SQLConnection) throws -> Check {
         try matching(code, phone: phone, purpose: purpose, at: now, db) == nil ? .invalid : .valid
     }
 
     /// Checks `code` inside the caller's write transaction: a right code is marked used; a wrong one
     /// costs one of the allowed tries. The caller commits either way and throws `invalidCode` after.
-    func consume(_ code: String, phone: String, purpose: CodePurpose, at now: Int64, _ db: Connection) throws -> Check {
+    func consume(_ code: String, phone: String, purpose: CodePurpose, at now: Int64, _ db: any SQLConnection) throws -> Check {
         guard let current = try matching(code, phone: phone, purpose: purpose, at: now, db) else { return .invalid }
         try codes.markUsed(current.id, at: now, db)
         return .valid
@@ -81,7 +81,7 @@ public struct VerificationService: Sendable {
     /// The current, unused, unexpired code for this phone and purpose if `code` is it; a wrong
     /// code counts a failed try on the current one.
     private func matching(_ code: String, phone: String, purpose: CodePurpose, at now: Int64,
-                          _ db: Connection) throws -> VerificationCodeStore.Code? {
+                          _ db: any SQLConnection) throws -> VerificationCodeStore.Code? {
         guard let current = try codes.current(phone: phone, purpose: purpose, db),
               current.usedAt == nil, current.expiresAt > now, current.attempts < settings.maxAttempts else {
             return nil

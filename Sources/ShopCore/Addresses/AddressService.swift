@@ -1,17 +1,17 @@
 import Crypto
 import Foundation
 
-import SQLite
+import SQL
 
 /// The address book: at most `maxPerUser` addresses, exactly one default while any exists.
 public struct AddressService: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let clock: Clock
     private let store = AddressStore()
 
     public static let maxPerUser = 20
 
-    public init(pool: DatabasePool, clock: Clock) {
+    public init(pool: any Database, clock: Clock) {
         self.pool = pool
         self.clock = clock
     }

@@ -1,5 +1,4 @@
 import SQL
-import SQLite
 
 /// SQL for `addresses`; every statement is scoped to the owner.
 struct AddressStore {
@@ -12,31 +11,30 @@ struct AddressStore {
                 isDefault: try row.decode("is_default"))
     }
 
-    func list(_ user: UserID, _ db: Connection) throws -> [Address] {
+    func list(_ user: UserID, _ db: any SQLConnection) throws -> [Address] {
         try db.query("""
             SELECT \(Self.columns) FROM addresses WHERE user_id = \(user) ORDER BY is_default DESC, updated_at DESC, id DESC
             """).map(Self.address)
     }
 
-    func find(_ id: AddressID, of user: UserID, _ db: Connection) throws -> Address? {
+    func find(_ id: AddressID, of user: UserID, _ db: any SQLConnection) throws -> Address? {
         try db.queryOne("SELECT \(Self.columns) FROM addresses WHERE id = \(id) AND user_id = \(user)").map(Self.address)
     }
 
-    func count(_ user: UserID, _ db: Connection) throws -> Int {
+    func count(_ user: UserID, _ db: any SQLConnection) throws -> Int {
         try db.scalar("SELECT COUNT(*) FROM addresses WHERE user_id = \(user)", as: Int.self) ?? 0
     }
 
-    func insert(_ a: Address, user: UserID, at now: Int64, _ db: Connection) throws -> AddressID {
-        try db.run("""
+    func insert(_ a: Address, user: UserID, at now: Int64, _ db: any SQLConnection) throws -> AddressID {
+        try db.insert("""
             INSERT INTO addresses (user_id, recipient, phone, province, city, district, detail, postal_code, is_default,
                                    created_at, updated_at)
             VALUES (\(user), \(a.recipient), \(a.phone), \(a.province), \(a.city), \(a.district), \(a.detail),
                     \(a.postalCode), 0, \(now), \(now))
-            """)
-        return AddressID(db.lastInsertRowID)
+            """, returning: AddressID.self)
     }
 
-    func update(_ a: Address, user: UserID, at now: Int64, _ db: Connection) throws {
+    func update(_ a: Address, user: UserID, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             UPDATE addresses SET recipient = \(a.recipient), phone = \(a.phone), province = \(a.province), city = \(a.city),
                                  district = \(a.district), detail = \(a.detail), postal_code = \(a.postalCode),
@@ -46,17 +44,17 @@ struct AddressStore {
     }
 
     /// Makes `id` the only default of the user (clear first: the partial unique index allows one).
-    func makeDefault(_ id: AddressID, user: UserID, _ db: Connection) throws {
+    func makeDefault(_ id: AddressID, user: UserID, _ db: any SQLConnection) throws {
         try db.run("UPDATE addresses SET is_default = 0 WHERE user_id = \(user) AND is_default = 1 AND id <> \(id)")
         try db.run("UPDATE addresses SET is_default = 1 WHERE id = \(id) AND user_id = \(user)")
     }
 
-    func delete(_ id: AddressID, user: UserID, _ db: Connection) throws -> Bool {
+    func delete(_ id: AddressID, user: UserID, _ db: any SQLConnection) throws -> Bool {
         try db.run("DELETE FROM addresses WHERE id = \(id) AND user_id = \(user)") == 1
     }
 
     /// The most recently updated address, the one promoted when the default is deleted.
-    func mostRecentlyUpdated(_ user: UserID, _ db: Connection) throws -> AddressID? {
+    func mostRecentlyUpdated(_ user: UserID, _ db: any SQLConnection) throws -> AddressID? {
         try db.scalar("SELECT id FROM addresses WHERE user_id = \(user) ORDER BY updated_at DESC, id DESC LIMIT 1",
                       as: AddressID.self)
     }

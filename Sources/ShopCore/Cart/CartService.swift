@@ -1,10 +1,10 @@
-import SQLite
+import SQL
 
 /// The cart: add, change, select, remove, empty; never more than `cart.max_items` items in all.
 /// The cap and stock checks run in the same transaction as the write, so racing requests
 /// cannot pass the cap together.
 public struct CartService: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let maxItems: Int
     let clock: Clock
     private let store = CartStore()
@@ -12,7 +12,7 @@ public struct CartService: Sendable {
     /// Quantities a request may name for one line: no more than the cap (`cart.max_items`) allows.
     static func lineQuantityRange(maxItems: Int) -> ClosedRange<Int> { 1...maxItems }
 
-    public init(pool: DatabasePool, maxItems: Int, clock: Clock) {
+    public init(pool: any Database, maxItems: Int, clock: Clock) {
         self.pool = pool
         self.maxItems = maxItems
         self.clock = clock
@@ -76,7 +76,7 @@ public struct CartService: Sendable {
         }
     }
 
-    private func checkCap(adding extra: Int, for user: UserID, _ db: Connection) throws {
+    private func checkCap(adding extra: Int, for user: UserID, _ db: any SQLConnection) throws {
         guard try store.totalQuantity(of: user, db) + extra <= maxItems else { throw CartError.limitExceeded(max: maxItems) }
     }
 

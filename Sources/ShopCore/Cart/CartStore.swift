@@ -1,5 +1,4 @@
 import SQL
-import SQLite
 
 /// SQL for `cart_items`; every statement is scoped to the owner.
 struct CartStore {
@@ -18,7 +17,7 @@ struct CartStore {
         Line(id: try row.decode("id"), skuID: try row.decode("sku_id"), quantity: try row.decode("quantity"))
     }
 
-    func lines(of user: UserID, _ db: Connection) throws -> [CartLine] {
+    func lines(of user: UserID, _ db: any SQLConnection) throws -> [CartLine] {
         try db.query("""
             SELECT c.id, c.sku_id, s.product_id, p.title, s.name AS sku_name, p.cover_url, s.price_cents, c.quantity,
                    c.selected, p.status, s.stock
@@ -36,43 +35,43 @@ struct CartStore {
         }
     }
 
-    func totalQuantity(of user: UserID, _ db: Connection) throws -> Int {
+    func totalQuantity(of user: UserID, _ db: any SQLConnection) throws -> Int {
         try db.scalar("SELECT COALESCE(SUM(quantity), 0) FROM cart_items WHERE user_id = \(user)", as: Int.self) ?? 0
     }
 
-    func line(_ id: CartItemID, of user: UserID, _ db: Connection) throws -> Line? {
+    func line(_ id: CartItemID, of user: UserID, _ db: any SQLConnection) throws -> Line? {
         try db.queryOne("SELECT id, sku_id, quantity FROM cart_items WHERE id = \(id) AND user_id = \(user)").map(Self.line)
     }
 
-    func line(sku: SKUID, of user: UserID, _ db: Connection) throws -> Line? {
+    func line(sku: SKUID, of user: UserID, _ db: any SQLConnection) throws -> Line? {
         try db.queryOne("SELECT id, sku_id, quantity FROM cart_items WHERE sku_id = \(sku) AND user_id = \(user)").map(Self.line)
     }
 
-    func purchasable(_ sku: SKUID, _ db: Connection) throws -> Purchasable? {
+    func purchasable(_ sku: SKUID, _ db: any SQLConnection) throws -> Purchasable? {
         try db.queryOne("SELECT p.status, s.stock FROM skus s JOIN products p ON p.id = s.product_id WHERE s.id = \(sku)")
             .map { Purchasable(onSale: try $0.decode("status", as: ProductStatus.self) == .onSale, stock: try $0.decode("stock")) }
     }
 
-    func insert(user: UserID, sku: SKUID, quantity: Int, at now: Int64, _ db: Connection) throws {
+    func insert(user: UserID, sku: SKUID, quantity: Int, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             INSERT INTO cart_items (user_id, sku_id, quantity, selected, created_at, updated_at)
             VALUES (\(user), \(sku), \(quantity), 1, \(now), \(now))
             """)
     }
 
-    func setQuantity(_ id: CartItemID, of user: UserID, _ quantity: Int, at now: Int64, _ db: Connection) throws {
+    func setQuantity(_ id: CartItemID, of user: UserID, _ quantity: Int, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("UPDATE cart_items SET quantity = \(quantity), updated_at = \(now) WHERE id = \(id) AND user_id = \(user)")
     }
 
-    func setSelected(_ id: CartItemID, of user: UserID, _ selected: Bool, at now: Int64, _ db: Connection) throws {
+    func setSelected(_ id: CartItemID, of user: UserID, _ selected: Bool, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("UPDATE cart_items SET selected = \(selected), updated_at = \(now) WHERE id = \(id) AND user_id = \(user)")
     }
 
-    func delete(_ id: CartItemID, of user: UserID, _ db: Connection) throws -> Bool {
+    func delete(_ id: CartItemID, of user: UserID, _ db: any SQLConnection) throws -> Bool {
         try db.run("DELETE FROM cart_items WHERE id = \(id) AND user_id = \(user)") == 1
     }
 
-    func clear(_ user: UserID, _ db: Connection) throws {
+    func clear(_ user: UserID, _ db: any SQLConnection) throws {
         try db.run("DELETE FROM cart_items WHERE user_id = \(user)")
     }
 }

@@ -1,9 +1,9 @@
-import SQLite
+import SQL
 
 /// Browsing the shop: the category tree, product lists with search, product pages,
 /// suggestions and hot keywords.
 public struct CatalogService: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let clock: Clock
     let logger: Logger
     let settings: Config.Search
@@ -13,7 +13,7 @@ public struct CatalogService: Sendable {
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
 
-    public init(pool: DatabasePool, clock: Clock, logger: Logger, settings: Config.Search) {
+    public init(pool: any Database, clock: Clock, logger: Logger, settings: Config.Search) {
         self.pool = pool
         self.clock = clock
         self.logger = logger

@@ -1,6 +1,5 @@
 import Foundation
 import SQL
-import SQLite
 
 /// SQL reads of the catalogue: the tree, product lists and product pages.
 struct CatalogStore {
@@ -19,7 +18,7 @@ struct CatalogStore {
     }
 
     /// Every category as a tree, ordered by position then id.
-    func categoryTree(_ db: Connection) throws -> [CategoryNode] {
+    func categoryTree(_ db: any SQLConnection) throws -> [CategoryNode] {
         let rows = try db.query("SELECT id, name, parent_id FROM categories ORDER BY position, id")
         var children: [CategoryID?: [CategoryNode]] = [:]
         for row in rows {
@@ -37,16 +36,16 @@ struct CatalogStore {
         return build(nil)
     }
 
-    func hasProducts(_ db: Connection) throws -> Bool {
+    func hasProducts(_ db: any SQLConnection) throws -> Bool {
         try db.scalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1)") == 1
     }
 
-    func categoryExists(_ id: CategoryID, _ db: Connection) throws -> Bool {
+    func categoryExists(_ id: CategoryID, _ db: any SQLConnection) throws -> Bool {
         try db.scalarInt("SELECT COUNT(*) FROM categories WHERE id = \(id)") == 1
     }
 
     /// One page of on-sale products matching the query, and the total count.
-    func products(_ query: ProductQuery, _ db: Connection) throws -> Page<ProductSummary> {
+    func products(_ query: ProductQuery, _ db: any SQLConnection) throws -> Page<ProductSummary> {
         // With a search, the matches drive the query (`CROSS JOIN` fixes that order in SQLite):
         // left to the planner, FTS5 would be re-run for every product row.
         var source: SQL = "products p"
@@ -116,7 +115,7 @@ struct CatalogStore {
     }
 
     /// The summaries of these products, in this order.
-    private func summaries(_ ids: [ProductID], _ db: Connection) throws -> [ProductSummary] {
+    private func summaries(_ ids: [ProductID], _ db: any SQLConnection) throws -> [ProductSummary] {
         guard !ids.isEmpty else { return [] }
         let rows = try db.query("SELECT \(Self.summaryColumns) FROM products p WHERE p.id IN (\(list: ids))")
         var byID: [ProductID: ProductSummary] = [:]
@@ -132,7 +131,7 @@ struct CatalogStore {
     }
 
     /// A product page, or nil when the product is unknown or off sale.
-    func product(_ id: ProductID, _ db: Connection) throws -> ProductDetail? {
+    func product(_ id: ProductID, _ db: any SQLConnection) throws -> ProductDetail? {
         guard let row = try db.queryOne("""
             SELECT \(Self.summaryColumns), p.description, p.category_id, p.attributes
             FROM products p WHERE p.id = \(id) AND p.status = \(ProductStatus.onSale)

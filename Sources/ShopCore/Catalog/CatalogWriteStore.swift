@@ -1,5 +1,4 @@
 import SQL
-import SQLite
 
 /// SQL writes of the catalogue, used by the import: categories by path, products and SKUs by code.
 struct CatalogWriteStore {
@@ -23,7 +22,7 @@ struct CatalogWriteStore {
     }
 
     /// The id of the category at `path`, creating it and any missing ancestors.
-    func ensureCategory(_ path: [String], _ db: Connection) throws -> CategoryID {
+    func ensureCategory(_ path: [String], _ db: any SQLConnection) throws -> CategoryID {
         var parent: CategoryID?
         for depth in 1...path.count {
             let fullPath = path.prefix(depth).joined(separator: "/")
@@ -32,14 +31,13 @@ struct CatalogWriteStore {
                 continue
             }
             let position = try db.scalarInt("SELECT COUNT(*) FROM categories WHERE parent_id IS \(parent)") ?? 0
-            try db.run("INSERT INTO categories (name, parent_id, path, position) VALUES (\(path[depth - 1]), \(parent), \(fullPath), \(position))")
-            parent = CategoryID(db.lastInsertRowID)
+            parent = try db.insert("INSERT INTO categories (name, parent_id, path, position) VALUES (\(path[depth - 1]), \(parent), \(fullPath), \(position))", returning: CategoryID.self)
         }
         guard let parent else { throw CatalogError.categoryNotFound }
         return parent
     }
 
-    func product(code: String, _ db: Connection) throws -> (id: ProductID, fields: ProductFields)? {
+    func product(code: String, _ db: any SQLConnection) throws -> (id: ProductID, fields: ProductFields)? {
         guard let row = try db.queryOne("""
             SELECT id, category_id, title, subtitle, description, cover_url, attributes, status FROM products WHERE code = \(code)
             """) else { return nil }
@@ -52,18 +50,17 @@ struct CatalogWriteStore {
                                   status: try row.decode("status"), images: images))
     }
 
-    func insertProduct(code: String, _ fields: ProductFields, at now: Int64, _ db: Connection) throws -> ProductID {
-        try db.run("""
+    func insertProduct(code: String, _ fields: ProductFields, at now: Int64, _ db: any SQLConnection) throws -> ProductID {
+        let id = try db.insert("""
             INSERT INTO products (code, category_id, title, subtitle, description, cover_url, attributes, status, created_at, updated_at)
             VALUES (\(code), \(fields.categoryID), \(fields.title), \(fields.subtitle), \(fields.description), \(fields.coverURL),
                     \(fields.attributes), \(fields.status), \(now), \(now))
-            """)
-        let id = ProductID(db.lastInsertRowID)
+            """, returning: ProductID.self)
         try replaceImages(id, fields.images, db)
         return id
     }
 
-    func updateProduct(_ id: ProductID, _ fields: ProductFields, at now: Int64, _ db: Connection) throws {
+    func updateProduct(_ id: ProductID, _ fields: ProductFields, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             UPDATE products SET category_id = \(fields.categoryID), title = \(fields.title), subtitle = \(fields.subtitle),
                 description = \(fields.description), cover_url = \(fields.coverURL), attributes = \(fields.attributes),
@@ -72,14 +69,14 @@ struct CatalogWriteStore {
         try replaceImages(id, fields.images, db)
     }
 
-    private func replaceImages(_ id: ProductID, _ images: [String], _ db: Connection) throws {
+    private func replaceImages(_ id: ProductID, _ images: [String], _ db: any SQLConnection) throws {
         try db.run("DELETE FROM product_images WHERE product_id = \(id)")
         for (position, url) in images.enumerated() {
             try db.run("INSERT INTO product_images (product_id, position, url) VALUES (\(id), \(position), \(url))")
         }
     }
 
-    func sku(code: String, _ db: Connection) throws -> (id: SKUID, fields: SKUFields)? {
+    func sku(code: String, _ db: any SQLConnection) throws -> (id: SKUID, fields: SKUFields)? {
         try db.queryOne("SELECT id, product_id, name, price_cents, original_price_cents, stock FROM skus WHERE code = \(code)")
             .map { row in
                 (try row.decode("id"),
@@ -89,7 +86,7 @@ struct CatalogWriteStore {
             }
     }
 
-    func insertSKU(code: String, _ fields: SKUFields, at now: Int64, _ db: Connection) throws {
+    func insertSKU(code: String, _ fields: SKUFields, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             INSERT INTO skus (product_id, code, name, price_cents, original_price_cents, stock, created_at, updated_at)
             VALUES (\(fields.productID), \(code), \(fields.name), \(fields.priceCents), \(fields.originalPriceCents),
@@ -97,7 +94,7 @@ struct CatalogWriteStore {
             """)
     }
 
-    func updateSKU(_ id: SKUID, _ fields: SKUFields, at now: Int64, _ db: Connection) throws {
+    func updateSKU(_ id: SKUID, _ fields: SKUFields, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             UPDATE skus SET product_id = \(fields.productID), name = \(fields.name), price_cents = \(fields.priceCents),
                 original_price_cents = \(fields.originalPriceCents), stock = \(fields.stock), updated_at = \(now)

@@ -1,6 +1,5 @@
 import Foundation
 import SQL
-import SQLite
 
 /// `shop import articles`: JSON lines of `author_phone, title, summary, cover_url, content, category,
 /// published_at`, validated first and upserted by (author, title) in one transaction, reported
@@ -28,12 +27,12 @@ public struct ArticleImporter: Sendable {
 
     static let keys: Set<String> = ["author_phone", "title", "summary", "cover_url", "content", "category", "published_at"]
 
-    let pool: DatabasePool
+    let pool: any Database
     let clock: Clock
     let maxBytes: Int
     private let articles = ArticleStore()
 
-    public init(pool: DatabasePool, clock: Clock, maxBytes: Int) {
+    public init(pool: any Database, clock: Clock, maxBytes: Int) {
         self.pool = pool
         self.clock = clock
         self.maxBytes = maxBytes
@@ -157,7 +156,7 @@ public struct ArticleImporter: Sendable {
 
 extension ProfileStore {
     /// The id of the column author with this phone.
-    func authorID(phone: String, _ db: Connection) throws -> UserID? {
+    func authorID(phone: String, _ db: any SQLConnection) throws -> UserID? {
         try db.scalar("SELECT id FROM users WHERE phone = \(phone) AND is_author = 1", as: UserID.self)
     }
 }

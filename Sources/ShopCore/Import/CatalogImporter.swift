@@ -1,5 +1,5 @@
 import Foundation
-import SQLite
+import SQL
 
 /// `shop import catalog`: validates every row first, then upserts products and SKUs by code in
 /// one transaction. A file with an invalid row writes nothing unless invalid rows are skipped.
@@ -27,13 +27,13 @@ public struct CatalogImporter: Sendable {
     /// Called now and then with (rows done, rows in all).
     public typealias Progress = @Sendable (Int, Int) -> Void
 
-    let pool: DatabasePool
+    let pool: any Database
     let clock: Clock
     let maxBytes: Int
     private let store = CatalogWriteStore()
     private let search = SearchStore()
 
-    public init(pool: DatabasePool, clock: Clock, maxBytes: Int) {
+    public init(pool: any Database, clock: Clock, maxBytes: Int) {
         self.pool = pool
         self.clock = clock
         self.maxBytes = maxBytes
@@ -116,7 +116,7 @@ public struct CatalogImporter: Sendable {
     }
 
     private func upsertProduct(code: String, _ row: CatalogRow, keepExisting: Bool, at now: Int64, summary: inout ImportSummary,
-                               _ db: Connection) throws -> ProductID {
+                               _ db: any SQLConnection) throws -> ProductID {
         let existing = try store.product(code: code, db)
         if keepExisting, let existing {
             summary.products.unchanged += 1
@@ -145,7 +145,7 @@ public struct CatalogImporter: Sendable {
     }
 
     private func upsertSKU(_ row: CatalogRow, productID: ProductID, keepExisting: Bool, at now: Int64, summary: inout ImportSummary,
-                           _ db: Connection) throws {
+                           _ db: any SQLConnection) throws {
         let fields = CatalogWriteStore.SKUFields(productID: productID, name: row.skuName, priceCents: row.priceCents,
                                                  originalPriceCents: row.originalPriceCents, stock: row.stock)
         guard let existing = try store.sku(code: row.skuCode, db) else {

@@ -1,14 +1,14 @@
 import Foundation
-import SQLite
+import SQL
 
 /// Creates the demo column authors of `Examples/authors.jsonl` when missing; one that exists is
 /// left as it is (an operator may have revoked its role or its owner edited the profile). Their password is
 /// locked (no hash verifies against it): a person taking one over resets it by SMS code.
 public struct DemoAuthorSeeder: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let clock: Clock
 
-    public init(pool: DatabasePool, clock: Clock) {
+    public init(pool: any Database, clock: Clock) {
         self.pool = pool
         self.clock = clock
     }

@@ -1,4 +1,4 @@
-import SQLite
+import SQL
 
 /// The status transitions of an order, run inside a caller's write transaction so that each one
 /// happens exactly once: a guarded UPDATE moves the status, and only the caller that moved it
@@ -10,13 +10,13 @@ struct OrderLifecycle {
 
     /// Moves the order to `status` from the status the state machine allows before it, stamping
     /// `stamp`; false when the order was not there (another request or the sweeper got there first).
-    private func move(_ id: OrderID, to status: OrderStatus, stamp: OrderStore.Stamp, at now: Int64, _ db: Connection) throws -> Bool {
+    private func move(_ id: OrderID, to status: OrderStatus, stamp: OrderStore.Stamp, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard let from = status.previous else { preconditionFailure("no order moves to \(status)") }
         return try orders.transition(id, from: from, to: status, stamp: stamp, at: now, db)
     }
 
     /// pending_payment → paid; counts the units sold. False when the order was not pending.
-    func markPaid(_ id: OrderID, at now: Int64, _ db: Connection) throws -> Bool {
+    func markPaid(_ id: OrderID, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard try move(id, to: .paid, stamp: .paidAt, at: now, db) else { return false }
         for item in try orders.items(of: id, db) {
             try stock.addSales(item.quantity, to: item.productID, db)
@@ -25,7 +25,7 @@ struct OrderLifecycle {
     }
 
     /// pending_payment → cancelled; returns the stock. False when the order was not pending.
-    func cancel(_ id: OrderID, reason: String, at now: Int64, _ db: Connection) throws -> Bool {
+    func cancel(_ id: OrderID, reason: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard try move(id, to: .cancelled, stamp: .cancelledAt, at: now, db) else {
             return false
         }
@@ -37,14 +37,14 @@ struct OrderLifecycle {
     }
 
     /// paid → shipped with a carrier and tracking number.
-    func ship(_ id: OrderID, carrier: String, trackingNumber: String, at now: Int64, _ db: Connection) throws -> Bool {
+    func ship(_ id: OrderID, carrier: String, trackingNumber: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard try move(id, to: .shipped, stamp: .shippedAt, at: now, db) else { return false }
         try orders.setShipment(id, carrier: carrier, trackingNumber: trackingNumber, db)
         return true
     }
 
     /// shipped → completed (the buyer confirmed, or the auto-complete delay passed).
-    func complete(_ id: OrderID, at now: Int64, _ db: Connection) throws -> Bool {
+    func complete(_ id: OrderID, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         try move(id, to: .completed, stamp: .completedAt, at: now, db)
     }
 }

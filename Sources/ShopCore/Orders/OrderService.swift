@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
-import SQLite
+import SQL
 
 /// Checkout and the order life cycle, for buyers and operators.
 public struct OrderService: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let settings: Config.Orders
     /// The cart's cap (`cart.max_items`), which binds an order too, from the cart or buy-now.
     let maxItems: Int
@@ -19,7 +19,7 @@ public struct OrderService: Sendable {
     public static let maxLines = 50
     public static let maxNoteLength = 200
 
-    public init(pool: DatabasePool, settings: Config.Orders, maxItems: Int, clock: Clock, random: SecureRandom) {
+    public init(pool: any Database, settings: Config.Orders, maxItems: Int, clock: Clock, random: SecureRandom) {
         self.pool = pool
         self.settings = settings
         self.maxItems = maxItems
@@ -169,7 +169,7 @@ public struct OrderService: Sendable {
     }
 
     private func change(_ id: OrderID, for user: UserID, action: String,
-                        _ transition: (Connection, Int64) throws -> Bool) throws -> Order {
+                        _ transition: (any SQLConnection, Int64) throws -> Bool) throws -> Order {
         let now = clock.unixNow
         return try pool.write { db in
             guard let order = try orders.find(id, of: user, db) else { throw OrderError.notFound }
@@ -180,7 +180,7 @@ public struct OrderService: Sendable {
     }
 
     /// `yyyyMMdd` (China time) and 10 random digits: unique, and too sparse to enumerate.
-    private func uniqueNumber(at now: Int64, _ db: Connection) throws -> String {
+    private func uniqueNumber(at now: Int64, _ db: any SQLConnection) throws -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 8 * 3_600) ?? .gmt
         let day = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(now)))

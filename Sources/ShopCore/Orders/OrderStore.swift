@@ -1,6 +1,5 @@
 import Foundation
 import SQL
-import SQLite
 
 /// SQL for orders, their items and checkout idempotency keys.
 struct OrderStore {
@@ -43,16 +42,15 @@ struct OrderStore {
         let quantity: Int
     }
 
-    func insert(_ order: NewOrder, items: [NewItem], _ db: Connection) throws -> OrderID {
+    func insert(_ order: NewOrder, items: [NewItem], _ db: any SQLConnection) throws -> OrderID {
         let a = order.address
-        try db.run("""
+        let id = try db.insert("""
             INSERT INTO orders (number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province,
                                 ship_city, ship_district, ship_detail, ship_postal_code, created_at, pay_deadline)
             VALUES (\(order.number), \(order.user), \(OrderStatus.pendingPayment), \(order.totalCents), \(order.note),
                     \(a.recipient), \(a.phone), \(a.province), \(a.city), \(a.district), \(a.detail), \(a.postalCode),
                     \(order.createdAt), \(order.payDeadline))
-            """)
-        let id = OrderID(db.lastInsertRowID)
+            """, returning: OrderID.self)
         for item in items {
             try db.run("""
                 INSERT INTO order_items (order_id, sku_id, product_id, title, sku_name, price_cents, quantity)
@@ -63,29 +61,29 @@ struct OrderStore {
         return id
     }
 
-    func numberExists(_ number: String, _ db: Connection) throws -> Bool {
+    func numberExists(_ number: String, _ db: any SQLConnection) throws -> Bool {
         try db.scalarInt("SELECT COUNT(*) FROM orders WHERE number = \(number)") == 1
     }
 
-    func find(_ id: OrderID, _ db: Connection) throws -> Order? {
+    func find(_ id: OrderID, _ db: any SQLConnection) throws -> Order? {
         guard let row = try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id)") else { return nil }
         return try order(row, db)
     }
 
-    func find(_ id: OrderID, of user: UserID, _ db: Connection) throws -> Order? {
+    func find(_ id: OrderID, of user: UserID, _ db: any SQLConnection) throws -> Order? {
         guard let row = try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id) AND user_id = \(user)") else {
             return nil
         }
         return try order(row, db)
     }
 
-    func find(number: String, _ db: Connection) throws -> Order? {
+    func find(number: String, _ db: any SQLConnection) throws -> Order? {
         guard let row = try db.queryOne("SELECT \(Self.columns) FROM orders WHERE number = \(number)") else { return nil }
         return try order(row, db)
     }
 
     /// A page of orders, newest first; `user` nil lists everyone's (operators).
-    func list(user: UserID?, status: OrderStatus?, page: PageRequest, _ db: Connection) throws -> Page<Order> {
+    func list(user: UserID?, status: OrderStatus?, page: PageRequest, _ db: any SQLConnection) throws -> Page<Order> {
         var conditions: [SQL] = []
         if let user { conditions.append("user_id = \(user)") }
         if let status { conditions.append("status = \(status)") }
@@ -97,7 +95,7 @@ struct OrderStore {
         return Page(items: try rows.map { try order($0, db) }, page: page.page, perPage: page.perPage, total: Int(total))
     }
 
-    func items(of order: OrderID, _ db: Connection) throws -> [NewItem] {
+    func items(of order: OrderID, _ db: any SQLConnection) throws -> [NewItem] {
         try db.query("""
             SELECT sku_id, product_id, title, sku_name, price_cents, quantity FROM order_items WHERE order_id = \(order) ORDER BY id
             """).map { row in
@@ -110,25 +108,25 @@ struct OrderStore {
     /// Moves an order from `from` to `to`, stamping `stamp`; false when it was not in `from`
     /// (another request or the sweeper got there first).
     func transition(_ id: OrderID, from: OrderStatus, to: OrderStatus, stamp: Stamp, at now: Int64,
-                    _ db: Connection) throws -> Bool {
+                    _ db: any SQLConnection) throws -> Bool {
         try db.run("UPDATE orders SET status = \(to), \(stamp.column) = \(now) WHERE id = \(id) AND status = \(from)") == 1
     }
 
-    func setCancelReason(_ id: OrderID, _ reason: String, _ db: Connection) throws {
+    func setCancelReason(_ id: OrderID, _ reason: String, _ db: any SQLConnection) throws {
         try db.run("UPDATE orders SET cancel_reason = \(reason) WHERE id = \(id)")
     }
 
-    func setShipment(_ id: OrderID, carrier: String, trackingNumber: String, _ db: Connection) throws {
+    func setShipment(_ id: OrderID, carrier: String, trackingNumber: String, _ db: any SQLConnection) throws {
         try db.run("UPDATE orders SET carrier = \(carrier), tracking_number = \(trackingNumber) WHERE id = \(id)")
     }
 
     /// How many of the user's orders await payment (each holds its stock until paid or cancelled).
-    func unpaidCount(of user: UserID, _ db: Connection) throws -> Int {
+    func unpaidCount(of user: UserID, _ db: any SQLConnection) throws -> Int {
         Int(try db.scalarInt("SELECT COUNT(*) FROM orders WHERE user_id = \(user) AND status = \(OrderStatus.pendingPayment)") ?? 0)
     }
 
     /// Pending orders whose payment deadline has passed.
-    func expired(at now: Int64, limit: Int, _ db: Connection) throws -> [OrderID] {
+    func expired(at now: Int64, limit: Int, _ db: any SQLConnection) throws -> [OrderID] {
         try db.query("""
             SELECT id FROM orders WHERE status = \(OrderStatus.pendingPayment) AND pay_deadline <= \(now)
             ORDER BY pay_deadline LIMIT \(limit)
@@ -136,7 +134,7 @@ struct OrderStore {
     }
 
     /// Shipped orders shipped at or before `before`.
-    func shippedBefore(_ before: Int64, limit: Int, _ db: Connection) throws -> [OrderID] {
+    func shippedBefore(_ before: Int64, limit: Int, _ db: any SQLConnection) throws -> [OrderID] {
         try db.query("""
             SELECT id FROM orders WHERE status = \(OrderStatus.shipped) AND shipped_at <= \(before) ORDER BY shipped_at LIMIT \(limit)
             """).map { try $0.decode("id") }
@@ -144,19 +142,19 @@ struct OrderStore {
 
     // MARK: idempotency keys
 
-    func idempotentOrder(user: UserID, key: IdempotencyKey, _ db: Connection) throws -> (hash: String, order: OrderID)? {
+    func idempotentOrder(user: UserID, key: IdempotencyKey, _ db: any SQLConnection) throws -> (hash: String, order: OrderID)? {
         try db.queryOne("SELECT request_hash, order_id FROM idempotency_keys WHERE user_id = \(user) AND key = \(key)")
             .map { (try $0.decode("request_hash"), try $0.decode("order_id")) }
     }
 
-    func rememberKey(user: UserID, key: IdempotencyKey, hash: String, order: OrderID, at now: Int64, _ db: Connection) throws {
+    func rememberKey(user: UserID, key: IdempotencyKey, hash: String, order: OrderID, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             INSERT INTO idempotency_keys (user_id, key, request_hash, order_id, created_at)
             VALUES (\(user), \(key), \(hash), \(order), \(now))
             """)
     }
 
-    private func order(_ row: Row, _ db: Connection) throws -> Order {
+    private func order(_ row: Row, _ db: any SQLConnection) throws -> Order {
         let id: OrderID = try row.decode("id")
         let items = try items(of: id, db).map {
             OrderItem(skuID: $0.skuID, title: $0.title, skuName: $0.skuName, priceCents: $0.priceCents, quantity: $0.quantity)

@@ -1,6 +1,5 @@
 import Foundation
 import SQL
-import SQLite
 
 /// SQL on SKU stock and product sales for orders: the guard that never oversells.
 struct StockStore {
@@ -12,7 +11,7 @@ struct StockStore {
         let onSale: Bool
     }
 
-    func priced(_ sku: SKUID, _ db: Connection) throws -> Priced? {
+    func priced(_ sku: SKUID, _ db: any SQLConnection) throws -> Priced? {
         try db.queryOne("""
             SELECT s.product_id, p.title, s.name, s.price_cents, p.status FROM skus s JOIN products p ON p.id = s.product_id
             WHERE s.id = \(sku)
@@ -23,15 +22,15 @@ struct StockStore {
     }
 
     /// Takes `quantity` from stock only if that many are there; false (nothing changed) otherwise.
-    func take(_ quantity: Int, of sku: SKUID, _ db: Connection) throws -> Bool {
+    func take(_ quantity: Int, of sku: SKUID, _ db: any SQLConnection) throws -> Bool {
         try db.run("UPDATE skus SET stock = stock - \(quantity) WHERE id = \(sku) AND stock >= \(quantity)") == 1
     }
 
-    func giveBack(_ quantity: Int, of sku: SKUID, _ db: Connection) throws {
+    func giveBack(_ quantity: Int, of sku: SKUID, _ db: any SQLConnection) throws {
         try db.run("UPDATE skus SET stock = stock + \(quantity) WHERE id = \(sku)")
     }
 
-    func addSales(_ quantity: Int, to product: ProductID, _ db: Connection) throws {
+    func addSales(_ quantity: Int, to product: ProductID, _ db: any SQLConnection) throws {
         try db.run("UPDATE products SET sales = sales + \(quantity) WHERE id = \(product)")
     }
 }

@@ -1,12 +1,12 @@
 import Crypto
 import Foundation
-import SQLite
+import SQL
 
 /// Payment attempts and the providers' signed notifications. A notification is verified over its
 /// raw bytes first; then, in one transaction, it is recorded once (its provider event id is the
 /// key) and applied: the order becomes paid through the order life cycle at most once.
 public struct PaymentService: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let settings: Config.Payments
     let clock: Clock
     let logger: Logger
@@ -15,7 +15,7 @@ public struct PaymentService: Sendable {
     private let orders = OrderStore()
     private let lifecycle = OrderLifecycle()
 
-    public init(pool: DatabasePool, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger) throws {
+    public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger) throws {
         self.pool = pool
         self.settings = settings
         self.clock = clock
@@ -124,7 +124,7 @@ public struct PaymentService: Sendable {
         case accepted, amountMismatch, unknownOrder
     }
 
-    private func apply(_ event: PaymentEvent, rawBody: String, at now: Int64, _ db: Connection) throws -> Outcome {
+    private func apply(_ event: PaymentEvent, rawBody: String, at now: Int64, _ db: any SQLConnection) throws -> Outcome {
         if try payments.eventExists(event, db) { return .accepted }
         func record(_ outcome: String, _ payment: PaymentID?) throws {
             _ = try payments.recordEvent(event, payment: payment, outcome: outcome, rawBody: rawBody, at: now, db)
@@ -167,7 +167,7 @@ public struct PaymentService: Sendable {
     }
 
     /// The attempt an event is about: the one it names, else the newest of that provider, else a new one.
-    private func attempt(for event: PaymentEvent, order: Order, at now: Int64, _ db: Connection) throws -> PaymentStore.Payment {
+    private func attempt(for event: PaymentEvent, order: Order, at now: Int64, _ db: any SQLConnection) throws -> PaymentStore.Payment {
         if let id = event.paymentID, let named = try payments.find(id, db), named.orderID == order.id { return named }
         if let latest = try payments.latest(order: order.id, provider: event.provider, db) { return latest }
         let id = try payments.insert(order: order.id, provider: event.provider, amountCents: order.totalCents, at: now, db)

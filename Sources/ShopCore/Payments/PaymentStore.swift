@@ -1,5 +1,4 @@
 import SQL
-import SQLite
 
 /// SQL for payments and payment events.
 struct PaymentStore {
@@ -18,20 +17,19 @@ struct PaymentStore {
                 amountCents: try row.decode("amount_cents"), status: try row.decode("status"))
     }
 
-    func insert(order: OrderID, provider: PaymentProvider, amountCents: Int64, at now: Int64, _ db: Connection) throws -> PaymentID {
-        try db.run("""
+    func insert(order: OrderID, provider: PaymentProvider, amountCents: Int64, at now: Int64, _ db: any SQLConnection) throws -> PaymentID {
+        try db.insert("""
             INSERT INTO payments (order_id, provider, amount_cents, currency, status, created_at, updated_at)
             VALUES (\(order), \(provider), \(amountCents), 'CNY', 'pending', \(now), \(now))
-            """)
-        return PaymentID(db.lastInsertRowID)
+            """, returning: PaymentID.self)
     }
 
-    func find(_ id: PaymentID, _ db: Connection) throws -> Payment? {
+    func find(_ id: PaymentID, _ db: any SQLConnection) throws -> Payment? {
         try db.queryOne("SELECT \(Self.columns) FROM payments WHERE id = \(id)").map(Self.payment)
     }
 
     /// The newest attempt for an order, optionally of one provider.
-    func latest(order: OrderID, provider: PaymentProvider?, _ db: Connection) throws -> Payment? {
+    func latest(order: OrderID, provider: PaymentProvider?, _ db: any SQLConnection) throws -> Payment? {
         let ofProvider: SQL = provider.map { " AND provider = \($0)" } ?? .empty
         return try db.queryOne("""
             SELECT \(Self.columns) FROM payments WHERE order_id = \(order)\(ofProvider)
@@ -40,13 +38,13 @@ struct PaymentStore {
     }
 
     /// Another payment of the same order that already succeeded.
-    func otherSucceeded(order: OrderID, except payment: PaymentID, _ db: Connection) throws -> Bool {
+    func otherSucceeded(order: OrderID, except payment: PaymentID, _ db: any SQLConnection) throws -> Bool {
         try db.scalar("""
             SELECT COUNT(*) FROM payments WHERE order_id = \(order) AND id <> \(payment) AND status = 'succeeded'
             """, as: Int.self) ?? 0 > 0
     }
 
-    func setStatus(_ id: PaymentID, _ status: PaymentStatus, tradeNo: String?, at now: Int64, _ db: Connection) throws {
+    func setStatus(_ id: PaymentID, _ status: PaymentStatus, tradeNo: String?, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             UPDATE payments SET status = \(status), provider_trade_no = COALESCE(\(tradeNo), provider_trade_no), updated_at = \(now)
             WHERE id = \(id)
@@ -55,7 +53,7 @@ struct PaymentStore {
 
     /// Records an event once; false when this provider already sent this event id.
     func recordEvent(_ event: PaymentEvent, payment: PaymentID?, outcome: String, rawBody: String, at now: Int64,
-                     _ db: Connection) throws -> Bool {
+                     _ db: any SQLConnection) throws -> Bool {
         do {
             try db.run("""
                 INSERT INTO payment_events (provider, event_id, payment_id, order_number, status, amount_cents, currency,
@@ -64,12 +62,12 @@ struct PaymentStore {
                         \(event.amountCents), \(event.currency), \(outcome), \(rawBody), \(now))
                 """)
             return true
-        } catch let error as SQLiteError where error.isUniqueViolation {
+        } catch let error as any SQLError where error.isUniqueViolation {
             return false
         }
     }
 
-    func eventExists(_ event: PaymentEvent, _ db: Connection) throws -> Bool {
+    func eventExists(_ event: PaymentEvent, _ db: any SQLConnection) throws -> Bool {
         try db.scalar("SELECT COUNT(*) FROM payment_events WHERE provider = \(event.provider) AND event_id = \(event.eventID)",
                       as: Int.self) == 1
     }

@@ -1,13 +1,13 @@
 import Dispatch
 import Foundation
-import SQLite
+import SQL
 import Synchronization
 
 /// Collects searched keywords in memory and writes them in one transaction about once a second,
 /// so searching stays a read: without it every search would wait for the single writer and an
 /// fsync. Reading the hot keywords flushes first, so they are never behind what was recorded.
 final class SearchRecorder: Sendable {
-    private let pool: DatabasePool
+    private let pool: any Database
     private let logger: Logger
     private let store = SearchStore()
     private let queue = DispatchQueue(label: "shop.search-recorder")
@@ -21,7 +21,7 @@ final class SearchRecorder: Sendable {
     /// Past this many unwritten searches, more are dropped (they are statistics, not orders).
     static let maxPending = 10_000
 
-    init(pool: DatabasePool, logger: Logger) {
+    init(pool: any Database, logger: Logger) {
         self.pool = pool
         self.logger = logger
     }

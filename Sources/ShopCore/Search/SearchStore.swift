@@ -1,12 +1,11 @@
 import Foundation
 import SQL
-import SQLite
 
 /// SQL for suggestions, the search log and the gram table.
 struct SearchStore {
     /// Up to `limit` titles and category names containing `text`, those starting with it first.
     /// (Only the shop's own words: what other people typed is never suggested.)
-    func suggestions(_ text: String, limit: Int, _ db: Connection) throws -> [String] {
+    func suggestions(_ text: String, limit: Int, _ db: any SQLConnection) throws -> [String] {
         let prefix = SearchText.likePrefix(text)
         let contains = SearchText.likeContains(text)
         let rows = try db.query("""
@@ -30,7 +29,7 @@ struct SearchStore {
         let at: Int64
     }
 
-    func record(_ search: LoggedSearch, _ db: Connection) throws {
+    func record(_ search: LoggedSearch, _ db: any SQLConnection) throws {
         try db.run("""
             INSERT INTO search_queries (keyword, searcher, found, searched_at)
             VALUES (\(search.keyword), \(search.searcher), \(search.found), \(search.at))
@@ -39,7 +38,7 @@ struct SearchStore {
 
     /// Keywords that found something, by distinct searchers (at least `minSearchers`), leaving out any
     /// containing a blocked word (spaces ignored, so `加 微 信` is caught too).
-    func hot(since: Int64, minSearchers: Int, blocked: [String], limit: Int, _ db: Connection) throws -> [HotKeyword] {
+    func hot(since: Int64, minSearchers: Int, blocked: [String], limit: Int, _ db: any SQLConnection) throws -> [HotKeyword] {
         let blockedJSON = String(decoding: try JSONSerialization.data(withJSONObject: blocked), as: UTF8.self)
         return try db.query("""
             SELECT keyword, COUNT(DISTINCT searcher) AS n FROM search_queries
@@ -52,7 +51,7 @@ struct SearchStore {
     }
 
     /// Rewrites a product's grams from its title (field 0) and subtitle (field 1).
-    func indexGrams(product: ProductID, title: String, subtitle: String, _ db: Connection) throws {
+    func indexGrams(product: ProductID, title: String, subtitle: String, _ db: any SQLConnection) throws {
         try db.run("DELETE FROM product_grams WHERE product_id = \(product)")
         let titleGrams = SearchText.grams(title)
         for gram in titleGrams {
@@ -63,7 +62,7 @@ struct SearchStore {
         }
     }
 
-    func purge(before: Int64, _ db: Connection) throws {
+    func purge(before: Int64, _ db: any SQLConnection) throws {
         try db.run("DELETE FROM search_queries WHERE searched_at < \(before)")
     }
 }

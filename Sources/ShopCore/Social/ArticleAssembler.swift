@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import SQLite
+import SQL
 
 /// Turns article rows into `Article`s with their author's profile and the viewer's `liked`.
 struct ArticleAssembler {
@@ -14,7 +14,7 @@ struct ArticleAssembler {
         self.now = now
     }
 
-    func assemble(_ rows: [ArticleStore.ArticleRecord], _ db: Connection) throws -> [Article] {
+    func assemble(_ rows: [ArticleStore.ArticleRecord], _ db: any SQLConnection) throws -> [Article] {
         var authors: [UserID: PublicProfile] = [:]
         return try rows.map { row in
             if authors[row.authorID] == nil {

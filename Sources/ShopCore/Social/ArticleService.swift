@@ -1,9 +1,9 @@
 import Foundation
-import SQLite
+import SQL
 
 /// Articles by column authors, their likes and comments, and the week's top 10.
 public struct ArticleService: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let clock: Clock
     private let profiles = ProfileStore()
     private let store = ArticleStore()
@@ -11,7 +11,7 @@ public struct ArticleService: Sendable {
 
     public static let maxContentLength = 100_000
 
-    public init(pool: DatabasePool, clock: Clock) {
+    public init(pool: any Database, clock: Clock) {
         self.pool = pool
         self.clock = clock
     }
@@ -95,7 +95,7 @@ public struct ArticleService: Sendable {
             }
             do {
                 try store.update(id, draft, publishedAt: nil, at: now, db)
-            } catch let error as SQLiteError where error.isUniqueViolation {
+            } catch let error as any SQLError where error.isUniqueViolation {
                 throw SocialError.titleTaken
             }
             guard let row = try store.find(id, at: Int64.max, db) else { throw SocialError.articleNotFound }
@@ -162,16 +162,16 @@ public struct ArticleService: Sendable {
         }
     }
 
-    private func requireAuthor(_ id: ArticleID, _ user: UserID, _ db: Connection) throws {
+    private func requireAuthor(_ id: ArticleID, _ user: UserID, _ db: any SQLConnection) throws {
         guard let author = try store.author(of: id, db) else { throw SocialError.articleNotFound }
         guard author == user else { throw SocialError.forbidden("Only its author can change this article.") }
     }
 
-    private func requireAuthorRole(_ user: UserID, _ db: Connection) throws {
+    private func requireAuthorRole(_ user: UserID, _ db: any SQLConnection) throws {
         guard let basic = try profiles.basic(user, db), basic.isAuthor else { throw SocialError.notAnAuthor }
     }
 
-    private func listing(viewer: UserID?, _ rows: (Connection, Int64) throws -> Page<ArticleStore.ArticleRecord>) throws -> Page<Article> {
+    private func listing(viewer: UserID?, _ rows: (any SQLConnection, Int64) throws -> Page<ArticleStore.ArticleRecord>) throws -> Page<Article> {
         let now = clock.unixNow
         return try pool.read { db in
             let page = try rows(db, now)

@@ -1,6 +1,5 @@
 import Foundation
 import SQL
-import SQLite
 
 /// SQL for articles, their categories, likes, comments and view counts.
 struct ArticleStore {
@@ -32,12 +31,12 @@ struct ArticleStore {
     }
 
     /// A published article (published_at not in the future).
-    func find(_ id: ArticleID, at now: Int64, _ db: Connection) throws -> ArticleRecord? {
+    func find(_ id: ArticleID, at now: Int64, _ db: any SQLConnection) throws -> ArticleRecord? {
         try db.queryOne("SELECT \(Self.columns) FROM articles a WHERE a.id = \(id) AND a.published_at <= \(now)")
             .map(Self.article)
     }
 
-    func list(category: ArticleCategoryID?, author: UserID?, at now: Int64, page: PageRequest, _ db: Connection) throws -> Page<ArticleRecord> {
+    func list(category: ArticleCategoryID?, author: UserID?, at now: Int64, page: PageRequest, _ db: any SQLConnection) throws -> Page<ArticleRecord> {
         var conditions: [SQL] = ["a.published_at <= \(now)"]
         if let category { conditions.append("a.category_id = \(category)") }
         if let author { conditions.append("a.author_id = \(author)") }
@@ -52,7 +51,7 @@ struct ArticleStore {
 
     /// Articles by the authors `follower` follows, older than the cursor position, newest first.
     func feed(for follower: UserID, before cursor: (publishedAt: Int64, id: Int64)?, at now: Int64, limit: Int,
-              _ db: Connection) throws -> [ArticleRecord] {
+              _ db: any SQLConnection) throws -> [ArticleRecord] {
         let position = cursor ?? (now, Int64.max)
         return try db.query("""
             SELECT \(Self.columns) FROM articles a
@@ -64,7 +63,7 @@ struct ArticleStore {
     }
 
     /// The week's top articles: score = views in the last 7 days + 3 × likes + 5 × comments given in them.
-    func top(since: Int64, sinceDay: Int64, at now: Int64, limit: Int, _ db: Connection) throws -> [ArticleRecord] {
+    func top(since: Int64, sinceDay: Int64, at now: Int64, limit: Int, _ db: any SQLConnection) throws -> [ArticleRecord] {
         try db.query("""
             SELECT \(Self.columns), COALESCE(s.score, 0) AS score FROM articles a
             LEFT JOIN (
@@ -79,16 +78,15 @@ struct ArticleStore {
             """).map(Self.article)
     }
 
-    func insert(author: UserID, _ d: ArticleDraft, publishedAt: Int64, at now: Int64, _ db: Connection) throws -> ArticleID {
-        try db.run("""
+    func insert(author: UserID, _ d: ArticleDraft, publishedAt: Int64, at now: Int64, _ db: any SQLConnection) throws -> ArticleID {
+        try db.insert("""
             INSERT INTO articles (author_id, category_id, title, summary, cover_url, content, published_at, created_at, updated_at)
             VALUES (\(author), \(d.categoryID), \(d.title ?? ""), \(d.summary ?? ""), \(d.coverURL ?? ""), \(d.content ?? ""),
                     \(publishedAt), \(now), \(now))
-            """)
-        return ArticleID(db.lastInsertRowID)
+            """, returning: ArticleID.self)
     }
 
-    func update(_ id: ArticleID, _ d: ArticleDraft, publishedAt: Int64?, at now: Int64, _ db: Connection) throws {
+    func update(_ id: ArticleID, _ d: ArticleDraft, publishedAt: Int64?, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             UPDATE articles SET title = COALESCE(\(d.title), title), summary = COALESCE(\(d.summary), summary),
                 cover_url = COALESCE(\(d.coverURL), cover_url), content = COALESCE(\(d.content), content),
@@ -98,15 +96,15 @@ struct ArticleStore {
             """)
     }
 
-    func delete(_ id: ArticleID, _ db: Connection) throws {
+    func delete(_ id: ArticleID, _ db: any SQLConnection) throws {
         try db.run("DELETE FROM articles WHERE id = \(id)")
     }
 
-    func author(of id: ArticleID, _ db: Connection) throws -> UserID? {
+    func author(of id: ArticleID, _ db: any SQLConnection) throws -> UserID? {
         try db.scalar("SELECT author_id FROM articles WHERE id = \(id)", as: UserID.self)
     }
 
-    func find(author: UserID, title: String, _ db: Connection) throws -> ArticleRecord? {
+    func find(author: UserID, title: String, _ db: any SQLConnection) throws -> ArticleRecord? {
         try db.queryOne("SELECT \(Self.columns) FROM articles a WHERE a.author_id = \(author) AND a.title = \(title)")
             .map(Self.article)
     }
@@ -115,7 +113,7 @@ struct ArticleStore {
 
     /// Counts a view of a published article once per visitor and UTC day; false when there is no
     /// such published article.
-    func countView(_ id: ArticleID, by visitor: Visitor, at now: Int64, _ db: Connection) throws -> Bool {
+    func countView(_ id: ArticleID, by visitor: Visitor, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard try db.scalarInt("SELECT COUNT(*) FROM articles WHERE id = \(id) AND published_at <= \(now)") == 1 else {
             return false
         }
@@ -131,22 +129,22 @@ struct ArticleStore {
         return true
     }
 
-    func purgeViews(before day: Int64, _ db: Connection) throws {
+    func purgeViews(before day: Int64, _ db: any SQLConnection) throws {
         try db.run("DELETE FROM article_views WHERE day < \(day)")
     }
 
-    func liked(_ id: ArticleID, by user: UserID, _ db: Connection) throws -> Bool {
+    func liked(_ id: ArticleID, by user: UserID, _ db: any SQLConnection) throws -> Bool {
         try db.scalarInt("SELECT COUNT(*) FROM article_likes WHERE article_id = \(id) AND user_id = \(user)") == 1
     }
 
     /// Likes once; the count moves only when a row was added.
-    func like(_ id: ArticleID, by user: UserID, at now: Int64, _ db: Connection) throws {
+    func like(_ id: ArticleID, by user: UserID, at now: Int64, _ db: any SQLConnection) throws {
         if try db.run("INSERT OR IGNORE INTO article_likes (article_id, user_id, created_at) VALUES (\(id), \(user), \(now))") == 1 {
             try db.run("UPDATE articles SET likes_count = likes_count + 1 WHERE id = \(id)")
         }
     }
 
-    func unlike(_ id: ArticleID, by user: UserID, _ db: Connection) throws {
+    func unlike(_ id: ArticleID, by user: UserID, _ db: any SQLConnection) throws {
         if try db.run("DELETE FROM article_likes WHERE article_id = \(id) AND user_id = \(user)") == 1 {
             try db.run("UPDATE articles SET likes_count = likes_count - 1 WHERE id = \(id)")
         }
@@ -154,19 +152,18 @@ struct ArticleStore {
 
     // MARK: categories
 
-    func categories(_ db: Connection) throws -> [ArticleCategory] {
+    func categories(_ db: any SQLConnection) throws -> [ArticleCategory] {
         try db.query("SELECT id, name FROM article_categories ORDER BY id").map {
             ArticleCategory(id: try $0.decode("id"), name: try $0.decode("name"))
         }
     }
 
-    func categoryExists(_ id: ArticleCategoryID, _ db: Connection) throws -> Bool {
+    func categoryExists(_ id: ArticleCategoryID, _ db: any SQLConnection) throws -> Bool {
         try db.scalarInt("SELECT COUNT(*) FROM article_categories WHERE id = \(id)") == 1
     }
 
-    func ensureCategory(_ name: String, _ db: Connection) throws -> ArticleCategoryID {
+    func ensureCategory(_ name: String, _ db: any SQLConnection) throws -> ArticleCategoryID {
         if let id = try db.scalar("SELECT id FROM article_categories WHERE name = \(name)", as: ArticleCategoryID.self) { return id }
-        try db.run("INSERT INTO article_categories (name) VALUES (\(name))")
-        return ArticleCategoryID(db.lastInsertRowID)
+        return try db.insert("INSERT INTO article_categories (name) VALUES (\(name))", returning: ArticleCategoryID.self)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import SQL
-import SQLite
 
 /// SQL for comments.
 struct CommentStore {
@@ -16,7 +15,7 @@ struct CommentStore {
         FROM comments c JOIN users u ON u.id = c.user_id
         """
 
-    func list(_ article: ArticleID, page: PageRequest, _ db: Connection) throws -> Page<Comment> {
+    func list(_ article: ArticleID, page: PageRequest, _ db: any SQLConnection) throws -> Page<Comment> {
         let total = try db.scalarInt("SELECT COUNT(*) FROM comments WHERE article_id = \(article)") ?? 0
         let items = try db.query("""
             \(Self.select) WHERE c.article_id = \(article) ORDER BY c.created_at, c.id LIMIT \(page.perPage) OFFSET \(page.offset)
@@ -24,21 +23,20 @@ struct CommentStore {
         return Page(items: items, page: page.page, perPage: page.perPage, total: Int(total))
     }
 
-    func find(_ id: CommentID, _ db: Connection) throws -> Comment? {
+    func find(_ id: CommentID, _ db: any SQLConnection) throws -> Comment? {
         try db.queryOne("\(Self.select) WHERE c.id = \(id)").map(Self.comment)
     }
 
-    func insert(article: ArticleID, user: UserID, content: String, replyTo: CommentID?, at now: Int64, _ db: Connection) throws -> CommentID {
-        try db.run("""
+    func insert(article: ArticleID, user: UserID, content: String, replyTo: CommentID?, at now: Int64, _ db: any SQLConnection) throws -> CommentID {
+        let id = try db.insert("""
             INSERT INTO comments (article_id, user_id, content, reply_to, created_at)
             VALUES (\(article), \(user), \(content), \(replyTo), \(now))
-            """)
-        let id = CommentID(db.lastInsertRowID)
+            """, returning: CommentID.self)
         try db.run("UPDATE articles SET comments_count = comments_count + 1 WHERE id = \(article)")
         return id
     }
 
-    func delete(_ comment: Comment, _ db: Connection) throws {
+    func delete(_ comment: Comment, _ db: any SQLConnection) throws {
         if try db.run("DELETE FROM comments WHERE id = \(comment.id)") == 1 {
             try db.run("UPDATE articles SET comments_count = comments_count - 1 WHERE id = \(comment.articleID)")
         }

@@ -1,6 +1,5 @@
 import Foundation
 import SQL
-import SQLite
 
 /// SQL for public profiles and follows.
 struct ProfileStore {
@@ -13,7 +12,7 @@ struct ProfileStore {
         let isAuthor: Bool
     }
 
-    func basic(_ id: UserID, _ db: Connection) throws -> Basic? {
+    func basic(_ id: UserID, _ db: any SQLConnection) throws -> Basic? {
         try db.queryOne("SELECT id, nickname, avatar_url, signature, gender, is_author FROM users WHERE id = \(id)")
             .map { row in
                 Basic(id: try row.decode("id"), nickname: try row.decode("nickname"), avatarURL: try row.decode("avatar_url"),
@@ -23,7 +22,7 @@ struct ProfileStore {
     }
 
     /// A public profile with its counts; `viewer` decides `is_following`.
-    func profile(_ id: UserID, viewer: UserID?, at now: Int64, _ db: Connection) throws -> PublicProfile? {
+    func profile(_ id: UserID, viewer: UserID?, at now: Int64, _ db: any SQLConnection) throws -> PublicProfile? {
         guard let basic = try basic(id, db) else { return nil }
         let followers = try db.scalarInt("SELECT COUNT(*) FROM follows WHERE author_id = \(id)") ?? 0
         let following = try db.scalarInt("SELECT COUNT(*) FROM follows WHERE follower_id = \(id)") ?? 0
@@ -37,20 +36,20 @@ struct ProfileStore {
                              followingCount: Int(following), articlesCount: Int(articles), isFollowing: isFollowing)
     }
 
-    func isFollowingAuthor(_ follower: UserID, _ author: UserID, _ db: Connection) throws -> Bool {
+    func isFollowingAuthor(_ follower: UserID, _ author: UserID, _ db: any SQLConnection) throws -> Bool {
         try db.scalarInt("SELECT COUNT(*) FROM follows WHERE follower_id = \(follower) AND author_id = \(author)") == 1
     }
 
-    func follow(_ follower: UserID, _ author: UserID, at now: Int64, _ db: Connection) throws {
+    func follow(_ follower: UserID, _ author: UserID, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("INSERT OR IGNORE INTO follows (follower_id, author_id, created_at) VALUES (\(follower), \(author), \(now))")
     }
 
-    func unfollow(_ follower: UserID, _ author: UserID, _ db: Connection) throws {
+    func unfollow(_ follower: UserID, _ author: UserID, _ db: any SQLConnection) throws {
         try db.run("DELETE FROM follows WHERE follower_id = \(follower) AND author_id = \(author)")
     }
 
     /// Ids of a page of authors.
-    func authors(sort: AuthorSort, page: PageRequest, _ db: Connection) throws -> Page<UserID> {
+    func authors(sort: AuthorSort, page: PageRequest, _ db: any SQLConnection) throws -> Page<UserID> {
         let total = try db.scalarInt("SELECT COUNT(*) FROM users WHERE is_author = 1") ?? 0
         let order: SQL = sort == .followers
             ? "(SELECT COUNT(*) FROM follows f WHERE f.author_id = u.id) DESC, u.id DESC"
@@ -62,7 +61,7 @@ struct ProfileStore {
     }
 
     /// Ids of the users `follower` follows, most recent first.
-    func following(_ follower: UserID, page: PageRequest, _ db: Connection) throws -> Page<UserID> {
+    func following(_ follower: UserID, page: PageRequest, _ db: any SQLConnection) throws -> Page<UserID> {
         let total = try db.scalarInt("SELECT COUNT(*) FROM follows WHERE follower_id = \(follower)") ?? 0
         let ids = try db.query("""
             SELECT author_id FROM follows WHERE follower_id = \(follower) ORDER BY created_at DESC, author_id DESC
@@ -72,7 +71,7 @@ struct ProfileStore {
     }
 
     /// Ids of the followers of `author`, most recent first.
-    func followers(_ author: UserID, page: PageRequest, _ db: Connection) throws -> Page<UserID> {
+    func followers(_ author: UserID, page: PageRequest, _ db: any SQLConnection) throws -> Page<UserID> {
         let total = try db.scalarInt("SELECT COUNT(*) FROM follows WHERE author_id = \(author)") ?? 0
         let ids = try db.query("""
             SELECT follower_id FROM follows WHERE author_id = \(author) ORDER BY created_at DESC, follower_id DESC
@@ -82,7 +81,7 @@ struct ProfileStore {
     }
 
     /// Grants or revokes the column-author role by phone; false when no user has that phone.
-    func setAuthor(_ isAuthor: Bool, phone: String, at now: Int64, _ db: Connection) throws -> Bool {
+    func setAuthor(_ isAuthor: Bool, phone: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         try db.run("""
             UPDATE users SET is_author = \(isAuthor), author_since = CASE WHEN \(isAuthor) THEN COALESCE(author_since, \(now)) ELSE NULL END,
                              updated_at = \(now) WHERE phone = \(phone)

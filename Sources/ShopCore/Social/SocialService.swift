@@ -1,17 +1,17 @@
 import Crypto
 import Foundation
-import SQLite
+import SQL
 
 /// Public profiles, column authors, follows and the feed.
 public struct SocialService: Sendable {
-    let pool: DatabasePool
+    let pool: any Database
     let clock: Clock
     private let profiles = ProfileStore()
     private let articles = ArticleStore()
 
     public static let maxFeedLimit = 50
 
-    public init(pool: DatabasePool, clock: Clock) {
+    public init(pool: any Database, clock: Clock) {
         self.pool = pool
         self.clock = clock
     }
@@ -101,7 +101,7 @@ public struct SocialService: Sendable {
         return (published, id)
     }
 
-    private func profilesPage(viewer: UserID?, _ ids: (Connection) throws -> Page<UserID>) throws -> Page<PublicProfile> {
+    private func profilesPage(viewer: UserID?, _ ids: (any SQLConnection) throws -> Page<UserID>) throws -> Page<PublicProfile> {
         let now = clock.unixNow
         return try pool.read { db in
             try ids(db).map { id in

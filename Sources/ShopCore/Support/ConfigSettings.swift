@@ -39,7 +39,7 @@ extension Config {
         .int("auth.max_concurrent_hashes", \.auth.maxConcurrentHashes, 0...256),
         .int("orders.payment_timeout_minutes", \.orders.paymentTimeoutMinutes, 1...10_080),
         .int("orders.auto_complete_days", \.orders.autoCompleteDays, 1...365),
-        .int("orders.max_unpaid_per_user", \.orders.maxUnpaidPerUser, 1...1_000),
+        .int("orders.max_unpaid_per_user", \.orders.maxUnpaidPerUser, 1...100_000),
         .choice("payments.mockpay_enabled", \.payments.mockpayEnabled),
         .string("payments.mockpay_secret", \.payments.mockpaySecret),
         .string("payments.wechatpay_api_key", \.payments.wechatpayAPIKey, allowEmpty: true),

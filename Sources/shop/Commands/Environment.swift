@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import ShopCore
 import ShopMigrations
@@ -21,10 +22,17 @@ enum ShopEnvironment {
         return try Migrator(directory: config.database.migrationsPath)
     }
 
+    /// Opens the configured database with the pragmas the shop relies on
+    /// (WAL, foreign keys, `synchronous=FULL` so an acknowledged order survives a crash).
+    static func openDatabase(_ config: Config) throws -> any Database {
+        try DatabasePool(path: config.database.path, readers: config.database.readers,
+                         options: ConnectionOptions(synchronous: .full))
+    }
+
     /// Opens the database and migrates it, then composes the shop.
     static func openShop(_ config: Config, logger: Logger) throws -> Shop {
         let migrator = try migrator(config)
-        let pool = try Shop.openDatabase(config)
+        let pool = try openDatabase(config)
         let applied = try migrator.migrate(pool)
         for name in applied { logger.info("migration applied", ["name": name]) }
         return try Shop(pool: pool, config: config, clock: .system, logger: logger, migrator: migrator)

@@ -20,7 +20,7 @@ struct MigrateCommand: Command {
         try arguments.allow(options: ["config"], flags: ["status"])
         let config = try ShopEnvironment.config(arguments)
         let migrator = try ShopEnvironment.migrator(config)
-        let pool = try Shop.openDatabase(config)
+        let pool = try ShopEnvironment.openDatabase(config)
         if arguments.flag("status") {
             let statuses = try migrator.status(pool)
             for status in statuses {

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 @testable import ShopCore
 import ShopTestSupport
@@ -141,7 +142,7 @@ struct OrderLifecycleTests {
     }
 
     private func move(_ lifecycle: OrderLifecycle, _ id: OrderID, to status: OrderStatus, at now: Int64,
-                      _ db: Connection) throws -> Bool {
+                      _ db: any SQLConnection) throws -> Bool {
         switch status {
         case .paid: try lifecycle.markPaid(id, at: now, db)
         case .shipped: try lifecycle.ship(id, carrier: "顺丰", trackingNumber: "SF1", at: now, db)

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import SQLite
 import ShopMigrations
 import ShopTestSupport

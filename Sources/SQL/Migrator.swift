@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import SQL
 
 /// One migration file: `NNNN_name.sql`.
 public struct Migration: Sendable, Equatable {
@@ -75,38 +74,44 @@ public struct Migrator: Sendable {
         self.init(migrations: migrations)
     }
 
-    /// Applies the pending migrations; answers the names applied. Applying twice is a no-op.
+    /// Applies the pending migrations; answers the names applied. Applying twice is a no-op, and
+    /// nodes starting together never race: each migration runs in its own write transaction
+    /// that first takes the database's migration lock and re-reads what is applied.
     @discardableResult
-    public func migrate(_ pool: DatabasePool) throws -> [String] {
-        try pool.withWriter { db in
+    public func migrate(_ database: any Database) throws -> [String] {
+        try database.write { db in
+            try Self.lock(db)
             try Self.ensureTable(db)
-            let applied = try Self.appliedChecksums(db)
-            var done: [String] = []
-            for migration in migrations {
-                if let checksum = applied[migration.version] {
+            try checkNoneModified(try Self.appliedChecksums(db))
+        }
+        var done: [String] = []
+        for migration in migrations {
+            let applied: Bool = try database.write { db in
+                try Self.lock(db)
+                if let checksum = try Self.appliedChecksums(db)[migration.version] {
                     guard checksum == migration.checksum else { throw MigrationError.modified(name: migration.name) }
-                    continue
+                    return false
                 }
                 do {
-                    try db.transaction("IMMEDIATE") { db in
-                        try db.execute(migration.sql)
-                        try db.run("""
-                            INSERT INTO schema_migrations (version, name, checksum, applied_at)
-                            VALUES (\(migration.version), \(migration.name), \(migration.checksum), \(Date()))
-                            """)
-                    }
-                } catch let error as SQLiteError {
-                    throw MigrationError.failed(name: migration.name, reason: error.message)
+                    try db.execute(script: migration.sql)
+                } catch let error as any SQLError {
+                    throw MigrationError.failed(name: migration.name, reason: error.description)
                 }
-                done.append(migration.name)
+                try db.run("""
+                    INSERT INTO schema_migrations (version, name, checksum, applied_at)
+                    VALUES (\(migration.version), \(migration.name), \(migration.checksum), \(Date()))
+                    """)
+                return true
             }
-            return done
+            if applied { done.append(migration.name) }
         }
+        return done
     }
 
     /// Each known migration and whether it is applied, pending or edited since.
-    public func status(_ pool: DatabasePool) throws -> [MigrationStatus] {
-        try pool.withWriter { db in
+    public func status(_ database: any Database) throws -> [MigrationStatus] {
+        try database.write { db in
+            try Self.lock(db)
             try Self.ensureTable(db)
             let applied = try Self.appliedChecksums(db)
             return migrations.map { m in
@@ -122,28 +127,50 @@ public struct Migrator: Sendable {
     }
 
     /// Whether every known migration is applied unchanged.
-    public func isUpToDate(_ pool: DatabasePool) throws -> Bool {
-        try pool.read { db in
-            guard try db.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") == 1 else {
-                return false
+    public func isUpToDate(_ database: any Database) throws -> Bool {
+        try database.read { db in
+            let exists: SQL = switch db.dialect {
+            case .sqlite: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+            case .postgresql:
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'"
             }
+            guard try db.scalarInt(exists) == 1 else { return false }
             let applied = try Self.appliedChecksums(db)
             return migrations.allSatisfy { applied[$0.version] == $0.checksum }
         }
     }
 
-    private static func ensureTable(_ db: Connection) throws {
-        try db.execute("""
+    private func checkNoneModified(_ applied: [Int: String]) throws {
+        for migration in migrations {
+            if let checksum = applied[migration.version], checksum != migration.checksum {
+                throw MigrationError.modified(name: migration.name)
+            }
+        }
+    }
+
+    /// Serialises migrating nodes: SQLite's write transaction is already exclusive; PostgreSQL
+    /// takes a transaction-scoped advisory lock (released at commit or rollback).
+    private static func lock(_ db: any SQLConnection) throws {
+        if db.dialect == .postgresql {
+            _ = try db.query("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
+        }
+    }
+
+    /// The advisory lock key of the shop's migrations (any fixed number the shop owns).
+    static let advisoryLockKey: Int64 = 0x5348_4F50_4D49_4752
+
+    private static func ensureTable(_ db: any SQLConnection) throws {
+        try db.execute(script: """
             CREATE TABLE IF NOT EXISTS schema_migrations (
-                version INTEGER PRIMARY KEY,
+                version BIGINT PRIMARY KEY,
                 name TEXT NOT NULL,
                 checksum TEXT NOT NULL,
-                applied_at INTEGER NOT NULL
+                applied_at BIGINT NOT NULL
             )
             """)
     }
 
-    private static func appliedChecksums(_ db: Connection) throws -> [Int: String] {
+    private static func appliedChecksums(_ db: any SQLConnection) throws -> [Int: String] {
         var result: [Int: String] = [:]
         for row in try db.query("SELECT version, checksum FROM schema_migrations") {
             result[try row.int("version")] = try row.string("checksum")
