@@ -30,7 +30,7 @@ struct CatalogWriteStore {
                 parent = id
                 continue
             }
-            let position = try db.scalarInt("SELECT COUNT(*) FROM categories WHERE parent_id IS \(parent)") ?? 0
+            let position = try db.scalarInt("SELECT COUNT(*) FROM categories WHERE parent_id IS NOT DISTINCT FROM \(parent)") ?? 0
             parent = try db.insert("INSERT INTO categories (name, parent_id, path, position) VALUES (\(path[depth - 1]), \(parent), \(fullPath), \(position))", returning: CategoryID.self)
         }
         guard let parent else { throw CatalogError.categoryNotFound }

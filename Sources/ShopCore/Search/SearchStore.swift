@@ -15,7 +15,7 @@ struct SearchStore {
                 UNION ALL
                 SELECT title, CASE WHEN title LIKE \(prefix) ESCAPE '\\' THEN 0 ELSE 1 END, sales
                 FROM products WHERE status = 'on_sale' AND title LIKE \(contains) ESCAPE '\\'
-            )
+            ) AS terms
             GROUP BY term ORDER BY rank, LENGTH(term), weight DESC, term LIMIT \(limit)
             """)
         return try rows.map { try $0.decode("term") }
@@ -40,12 +40,23 @@ struct SearchStore {
     /// containing a blocked word (spaces ignored, so `加 微 信` is caught too).
     func hot(since: Int64, minSearchers: Int, blocked: [String], limit: Int, _ db: any SQLConnection) throws -> [HotKeyword] {
         let blockedJSON = String(decoding: try JSONSerialization.data(withJSONObject: blocked), as: UTF8.self)
+        // The blocked words arrive as one JSON array; each engine has its own way to unpack it and
+        // to find a word inside a keyword.
+        let containsBlocked: SQL = switch db.dialect {
+        case .sqlite:
+            "SELECT 1 FROM json_each(\(blockedJSON)) WHERE instr(replace(keyword, ' ', ''), value) > 0"
+        case .postgresql:
+            """
+            SELECT 1 FROM jsonb_array_elements_text(CAST(\(blockedJSON) AS jsonb)) AS words(value)
+            WHERE strpos(replace(keyword, ' ', ''), value) > 0
+            """
+        }
         return try db.query("""
             SELECT keyword, COUNT(DISTINCT searcher) AS n FROM search_queries
             WHERE searched_at > \(since) AND found = 1
             GROUP BY keyword
-            HAVING n >= \(minSearchers)
-               AND NOT EXISTS (SELECT 1 FROM json_each(\(blockedJSON)) WHERE instr(replace(keyword, ' ', ''), value) > 0)
+            HAVING COUNT(DISTINCT searcher) >= \(minSearchers)
+               AND NOT EXISTS (\(containsBlocked))
             ORDER BY n DESC, MAX(searched_at) DESC, keyword LIMIT \(limit)
             """).map { HotKeyword(keyword: try $0.decode("keyword"), count: try $0.decode("n")) }
     }

@@ -118,7 +118,7 @@ struct ArticleStore {
             return false
         }
         let day = now / 86_400
-        guard try db.run("INSERT OR IGNORE INTO article_views (article_id, viewer, day) VALUES (\(id), \(visitor.key), \(day))") == 1 else {
+        guard try db.run("INSERT INTO article_views (article_id, viewer, day) VALUES (\(id), \(visitor.key), \(day)) ON CONFLICT DO NOTHING") == 1 else {
             return true
         }
         try db.run("UPDATE articles SET views = views + 1 WHERE id = \(id)")
@@ -139,7 +139,7 @@ struct ArticleStore {
 
     /// Likes once; the count moves only when a row was added.
     func like(_ id: ArticleID, by user: UserID, at now: Int64, _ db: any SQLConnection) throws {
-        if try db.run("INSERT OR IGNORE INTO article_likes (article_id, user_id, created_at) VALUES (\(id), \(user), \(now))") == 1 {
+        if try db.run("INSERT INTO article_likes (article_id, user_id, created_at) VALUES (\(id), \(user), \(now)) ON CONFLICT DO NOTHING") == 1 {
             try db.run("UPDATE articles SET likes_count = likes_count + 1 WHERE id = \(id)")
         }
     }

@@ -41,7 +41,7 @@ struct ProfileStore {
     }
 
     func follow(_ follower: UserID, _ author: UserID, at now: Int64, _ db: any SQLConnection) throws {
-        try db.run("INSERT OR IGNORE INTO follows (follower_id, author_id, created_at) VALUES (\(follower), \(author), \(now))")
+        try db.run("INSERT INTO follows (follower_id, author_id, created_at) VALUES (\(follower), \(author), \(now)) ON CONFLICT DO NOTHING")
     }
 
     func unfollow(_ follower: UserID, _ author: UserID, _ db: any SQLConnection) throws {
