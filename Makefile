@@ -5,7 +5,7 @@ POSTGRES_PACKAGES := postgresql-15
 BENCH_PACKAGES := wrk curl
 SHOP := .build/debug/shop
 
-.PHONY: all bootstrap build run test unit contract reliability bench postgres postgres-stop clean
+.PHONY: all bootstrap build run test unit contract reliability bench postgres postgres-stop test-postgres clean
 
 # make test-browser: the storefront driven by headless Chromium (scripts/browser.mk)
 include scripts/browser.mk
@@ -59,6 +59,11 @@ postgres:
 
 postgres-stop:
 	@scripts/postgres.sh stop
+
+## The PostgreSQL engine's suites against that cluster.
+test-postgres: bootstrap postgres
+	$(SWIFT) build --build-tests
+	SHOP_TEST_POSTGRES_URL=$$(scripts/postgres.sh url) $(SWIFT) test --skip-build --filter PostgreSQL
 
 clean: postgres-stop
 	rm -rf .build
