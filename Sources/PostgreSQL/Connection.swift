@@ -106,6 +106,12 @@ public final class Connection: SQLConnection {
     func inOpenTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
         do {
             let result = try body(self)
+            // A statement failed and `body` caught its error: the server has aborted the
+            // transaction and would answer COMMIT with a silent ROLLBACK. Say so instead.
+            if PQtransactionStatus(handle) == PQTRANS_INERROR {
+                throw PostgreSQLError(sqlstate: "25P02", message: "a statement failed inside the transaction, "
+                                      + "so it was rolled back (catch it in a SAVEPOINT to go on)")
+            }
             try execute(script: "COMMIT")
             return result
         } catch {

@@ -72,7 +72,12 @@ public final class Pool: Database, @unchecked Sendable {
     public func withAdvisoryLock<T>(key: Int64, _ body: (Connection) throws -> T) throws -> T {
         try withConnection { connection in
             try connection.run("SELECT pg_advisory_lock(\(key))")
-            defer { _ = try? connection.run("SELECT pg_advisory_unlock(\(key))") }
+            defer {
+                // A session lock outlives transactions: end any the body left open (an aborted
+                // one would refuse the unlock), then release it before the connection is reused.
+                connection.rollbackIfOpen()
+                _ = try? connection.run("SELECT pg_advisory_unlock(\(key))")
+            }
             return try body(connection)
         }
     }

@@ -35,7 +35,7 @@ struct ConnectionTests {
     @Test func parametersSelectedDirectlyKeepTheirKind() throws {
         try withSchema { url in
             let db = try Connection(url: url)
-            let values: [SQLValue] = [.integer(Int64.max), .integer(-42), .real(2.5), .text(Self.unicode),
+            let values: [SQLValue] = [.integer(Int64.max), .integer(-42), .real(2.5), .real(-.infinity), .real(1e-300), .text(Self.unicode),
                                       .blob(Self.everyByte), .null]
             for value in values {
                 let row = try #require(try db.queryOne("SELECT \(value) AS v"))

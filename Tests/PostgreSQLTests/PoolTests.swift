@@ -73,6 +73,36 @@ struct PoolTests {
         }
     }
 
+    @Test func aWriteWhoseFailedStatementWasCaughtIsNotReportedAsCommitted() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE u (k text PRIMARY KEY)") }
+            let (first, second) = ("one", "two")
+            let error = #expect(throws: PostgreSQLError.self) {
+                try pool.write { db in
+                    try db.run("INSERT INTO u VALUES (\(first))")
+                    _ = try? db.run("INSERT INTO u VALUES (\(first))")
+                }
+            }
+            #expect(error?.sqlstate == "25P02")
+            _ = try pool.write { db in try db.run("INSERT INTO u VALUES (\(second))") }
+            #expect(try pool.read { try $0.query("SELECT k FROM u").map { try $0.string("k") } } == [second])
+        }
+    }
+
+    @Test func anAdvisoryLockIsReleasedEvenWhenTheBodyLeftAFailedTransaction() throws {
+        try withPool(size: 1) { pool in
+            let key: Int64 = 42
+            _ = try? pool.withAdvisoryLock(key: key) { db in
+                try db.execute(script: "BEGIN")
+                try db.execute(script: "SELECT nonsense")
+            }
+            let held = try pool.withConnection { db in
+                try db.scalarInt("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()")
+            }
+            #expect(held == 0)
+        }
+    }
+
     @Test func aUniqueViolationIsSurfacedAtOnceNotRetried() throws {
         try withPool { pool in
             try pool.withConnection { try $0.execute(script: "CREATE TABLE u (k text PRIMARY KEY); INSERT INTO u VALUES ('taken')") }
