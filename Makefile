@@ -1,10 +1,11 @@
 # Floral Shop: `make run` and `make test` are all a new machine needs.
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libxml2 pkg-config
+BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libpq-dev libxml2 pkg-config
+POSTGRES_PACKAGES := postgresql-15
 BENCH_PACKAGES := wrk curl
 SHOP := .build/debug/shop
 
-.PHONY: all bootstrap build run test unit contract reliability bench clean
+.PHONY: all bootstrap build run test unit contract reliability bench postgres postgres-stop test-postgres clean
 
 # make test-browser: the storefront driven by headless Chromium (scripts/browser.mk)
 include scripts/browser.mk
@@ -50,5 +51,19 @@ bench: bootstrap
 	@scripts/bootstrap.sh $(BENCH_PACKAGES)
 	bench/run.sh
 
-clean:
+## A throwaway PostgreSQL 15 cluster under .build/postgres (port 54329, PGPORT overrides); prints its URL.
+## Its tests: SHOP_TEST_POSTGRES_URL=$(scripts/postgres.sh url) swift test --skip-build --filter PostgreSQL
+postgres:
+	@scripts/bootstrap.sh $(POSTGRES_PACKAGES)
+	@scripts/postgres.sh start
+
+postgres-stop:
+	@scripts/postgres.sh stop
+
+## The PostgreSQL engine's suites against that cluster.
+test-postgres: bootstrap postgres
+	$(SWIFT) build --build-tests
+	SHOP_TEST_POSTGRES_URL=$$(scripts/postgres.sh url) $(SWIFT) test --skip-build --filter PostgreSQL
+
+clean: postgres-stop
 	rm -rf .build

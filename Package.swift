@@ -14,12 +14,14 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Swift wrappers: the only targets that import a C module.
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         // The engine-neutral face of storage: the SQL value (interpolation binds), values and rows.
         .target(name: "SQL", dependencies: ["Crypto"]),
         .target(name: "SQLite", dependencies: ["CSQLite", "SQL", "Crypto"]),
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ", "SQL"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
 
         // The migrations inside the binary: Migrations/*.sql turned into Swift source at build time.
@@ -35,6 +37,7 @@ let package = Package(
 
         .testTarget(name: "SQLTests", dependencies: ["SQL"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite"]),
+        .testTarget(name: "PostgreSQLTests", dependencies: ["SQL", "PostgreSQL"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).

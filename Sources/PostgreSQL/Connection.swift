@@ -1,0 +1,185 @@
+import CLibPQ
+import Foundation
+import SQL
+
+/// How a transaction sees the writes of others (PostgreSQL's levels; READ UNCOMMITTED is
+/// READ COMMITTED there, so it is not offered).
+public enum IsolationLevel: String, Sendable {
+    case readCommitted = "READ COMMITTED"
+    case repeatableRead = "REPEATABLE READ"
+    case serializable = "SERIALIZABLE"
+}
+
+/// One libpq connection. Not thread-safe: a `Pool` lends it to one closure at a time.
+public final class Connection: SQLConnection {
+    let handle: OpaquePointer
+
+    /// Connects with libpq's own rules: a `postgresql://` URL or `key=value` string, with the
+    /// `PG*` environment variables (PGPASSWORD, PGSSLMODE, ...) filling what it leaves out, and
+    /// Unix sockets through `host=/path`. The session's client encoding is always UTF-8.
+    public init(url: String) throws {
+        let keywords = ["dbname", "fallback_application_name", "client_encoding"]
+        let values = [url, "floral-shop", "UTF8"]
+        let connection = withCStrings(keywords) { keywords in
+            withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let connection else {
+            throw PostgreSQLError(sqlstate: nil, message: "out of memory opening a connection", connectionBroken: true)
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let error = PostgreSQLError(sqlstate: nil, message: Self.message(of: connection), connectionBroken: true)
+            PQfinish(connection)
+            throw error
+        }
+        handle = connection
+        // Notices ("relation exists, skipping") would go to stderr; a library does not print.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Whether the connection was usable the last time libpq looked (a backend killed since is
+    /// noticed only by the next statement).
+    public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// The server process serving this connection (for `pg_terminate_backend`, logs).
+    public var backendProcessID: Int32 { PQbackendPID(handle) }
+
+    /// Whether a transaction is open (or failed and waiting for its ROLLBACK).
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Reopens the connection with the same parameters; answers whether it is usable again.
+    @discardableResult
+    public func reset() -> Bool {
+        PQreset(handle)
+        return isHealthy
+    }
+
+    /// Runs a script of one or more statements without parameters (migrations, schema). Unless
+    /// the script has its own BEGIN/COMMIT, the server runs it as one implicit transaction.
+    public func execute(script: String) throws {
+        let result = PQexec(handle, script)
+        defer { PQclear(result) }
+        try check(result, sql: script)
+    }
+
+    /// Runs a statement; answers the number of rows it changed (`PQcmdTuples`).
+    @discardableResult
+    public func run(_ sql: SQL) throws -> Int {
+        let result = try execute(sql)
+        defer { PQclear(result) }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// All rows of a query.
+    public func query(_ sql: SQL) throws -> [Row] {
+        let result = try execute(sql)
+        defer { PQclear(result) }
+        return ResultRows(result).all()
+    }
+
+    /// The first row of a query, or nil.
+    public func queryOne(_ sql: SQL) throws -> Row? {
+        let result = try execute(sql)
+        defer { PQclear(result) }
+        return ResultRows(result).first()
+    }
+
+    /// Runs `body` inside `BEGIN` ... `COMMIT`, rolling back if it throws.
+    public func transaction<T>(isolation: IsolationLevel = .readCommitted, readOnly: Bool = false,
+                               _ body: (Connection) throws -> T) throws -> T {
+        try begin(isolation: isolation, readOnly: readOnly)
+        return try inOpenTransaction(body)
+    }
+
+    /// `BEGIN ISOLATION LEVEL ... [READ ONLY]`.
+    func begin(isolation: IsolationLevel, readOnly: Bool) throws {
+        try execute(script: "BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : ""))
+    }
+
+    /// Runs `body` in the transaction just begun, then `COMMIT`; `ROLLBACK` if anything throws.
+    func inOpenTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        do {
+            let result = try body(self)
+            // A statement failed and `body` caught its error: the server has aborted the
+            // transaction and would answer COMMIT with a silent ROLLBACK. Say so instead.
+            if PQtransactionStatus(handle) == PQTRANS_INERROR {
+                throw PostgreSQLError(sqlstate: "25P02", message: "a statement failed inside the transaction, "
+                                      + "so it was rolled back (catch it in a SAVEPOINT to go on)")
+            }
+            try execute(script: "COMMIT")
+            return result
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+    }
+
+    /// Ends a transaction left open, so the connection goes back to its pool clean.
+    func rollbackIfOpen() {
+        if isHealthy && isInTransaction { try? execute(script: "ROLLBACK") }
+    }
+
+    /// Sends the statement with its values bound as `$1…`; answers the successful result, which
+    /// the caller clears.
+    private func execute(_ sql: SQL) throws -> OpaquePointer {
+        let (text, values) = sql.render { "$\($0)" }
+        let parameters = Parameters(values)
+        defer { parameters.deallocate() }
+        let result = parameters.values.withUnsafeBufferPointer { pointers in
+            PQexecParams(handle, text, Int32(values.count), parameters.types, pointers.baseAddress,
+                         parameters.lengths, parameters.formats, 0)
+        }
+        do {
+            try check(result, sql: text)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        guard let result else { preconditionFailure("check throws for a missing result") }
+        return result
+    }
+
+    /// Throws the error a result carries (or the connection's, when there is no result).
+    private func check(_ result: OpaquePointer?, sql: String) throws {
+        guard let result else {
+            throw PostgreSQLError(sqlstate: nil, message: Self.message(of: handle), sql: sql,
+                                  connectionBroken: !isHealthy)
+        }
+        let status = PQresultStatus(result)
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY { return }
+        let field = { (code: Int32) in PQresultErrorField(result, code).map { String(cString: $0) } }
+        let message = field(shop_pg_diag_message_primary)
+            ?? String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines()
+        throw PostgreSQLError(sqlstate: field(shop_pg_diag_sqlstate),
+                              message: message.isEmpty ? Self.message(of: handle) : message,
+                              constraint: field(shop_pg_diag_constraint_name), sql: sql,
+                              connectionBroken: !isHealthy)
+    }
+
+    /// libpq's last message about the connection, one line.
+    private static func message(of connection: OpaquePointer) -> String {
+        String(cString: PQerrorMessage(connection)).trimmingTrailingNewlines()
+    }
+}
+
+extension String {
+    func trimmingTrailingNewlines() -> String {
+        var text = self
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
+    }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings that live for the call.
+private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let pointers = copies.map { UnsafePointer($0) } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+import SQL
+import Synchronization
+
+/// Up to `size` connections to one PostgreSQL database, opened as they are needed and lent to one
+/// closure at a time; safe from many threads.
+///
+/// Sendable unchecked because a `Connection` wraps a `PGconn`, which is not Sendable; the pool is
+/// what makes sharing it safe. Each slot belongs to the thread that took its index out of
+/// `idleSlots` until it puts it back, and `turns` counts the indices there, so a thread that
+/// passed the semaphore always finds one. The bookkeeping lives in a `Mutex`, which the compiler
+/// checks.
+public final class Pool: Database, @unchecked Sendable {
+    public let dialect = SQLDialect.postgresql
+    /// The most connections the pool opens (`database.pool_size`).
+    public let size: Int
+    /// How many times a transaction the server gave up on (serialization failure, deadlock) is
+    /// run again before its error is surfaced.
+    public let maxRetries: Int
+    private let url: String
+    private let slots: [Slot]
+    private let idleSlots: Mutex<[Int]>
+    private let turns: DispatchSemaphore
+
+    /// A pool for the database at `url` (see `Connection.init(url:)`). One connection is opened at
+    /// once, so a wrong URL or a server that is down fails here rather than on the first request.
+    public init(url: String, size: Int = 10, maxRetries: Int = 3) throws {
+        precondition(size >= 1, "a pool needs at least one connection")
+        precondition(maxRetries >= 0, "retries cannot be negative")
+        self.url = url
+        self.size = size
+        self.maxRetries = maxRetries
+        slots = (0..<size).map { _ in Slot() }
+        slots[0].connection = try Connection(url: url)
+        // Taken from the end: slot 0, already open, is lent first.
+        idleSlots = Mutex(Array((0..<size).reversed()))
+        turns = DispatchSemaphore(value: size)
+    }
+
+    /// Runs `body` in one READ COMMITTED write transaction; everything is rolled back if it throws.
+    /// Do not call `write` or `read` from inside `body`: use the connection it is given.
+    public func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try write(isolation: .readCommitted, body)
+    }
+
+    /// Runs `body` in one write transaction at `isolation`. When the server gives up on it
+    /// (serialization failure, deadlock) the whole closure runs again, up to `maxRetries` times,
+    /// so `body` must do nothing outside the database that cannot be repeated.
+    public func write<T>(isolation: IsolationLevel, _ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction(isolation: isolation, readOnly: false, body)
+    }
+
+    /// Runs `body` in one REPEATABLE READ, READ ONLY transaction: it sees a single snapshot, and
+    /// the server refuses any write.
+    public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction(isolation: .repeatableRead, readOnly: true, body)
+    }
+
+    /// Runs `body` on one connection outside any transaction (migrations, `execute(script:)`). A
+    /// transaction it leaves open is rolled back before the connection goes back to the pool.
+    public func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
+        try lend { connection in
+            defer { connection.rollbackIfOpen() }
+            return try body(connection)
+        }
+    }
+
+    /// Runs `body` on one connection holding the session advisory lock `key`
+    /// (`pg_advisory_lock`), waiting for it if another session has it: migrations started by
+    /// several nodes at once run one after another.
+    public func withAdvisoryLock<T>(key: Int64, _ body: (Connection) throws -> T) throws -> T {
+        try withConnection { connection in
+            try connection.run("SELECT pg_advisory_lock(\(key))")
+            defer {
+                // A session lock outlives transactions: end any the body left open (an aborted
+                // one would refuse the unlock), then release it before the connection is reused.
+                connection.rollbackIfOpen()
+                _ = try? connection.run("SELECT pg_advisory_unlock(\(key))")
+            }
+            return try body(connection)
+        }
+    }
+
+    /// One transaction on a lent connection, run again when the server gave up on it.
+    private func transaction<T>(isolation: IsolationLevel, readOnly: Bool,
+                                _ body: (any SQLConnection) throws -> T) throws -> T {
+        var retries = 0
+        while true {
+            do {
+                return try lend { connection in
+                    try begin(on: connection, isolation: isolation, readOnly: readOnly)
+                    return try connection.inOpenTransaction(body)
+                }
+            } catch let error as PostgreSQLError where error.kind == .transient && retries < maxRetries {
+                retries += 1
+                // A little random wait, longer each time, so the same two transactions do not
+                // collide again at once.
+                Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.010) * Double(retries))
+            }
+        }
+    }
+
+    /// `BEGIN`; when that finds the connection broken (the server restarted, the backend was
+    /// terminated), nothing has run yet, so it reconnects once and begins again.
+    private func begin(on connection: Connection, isolation: IsolationLevel, readOnly: Bool) throws {
+        do {
+            try connection.begin(isolation: isolation, readOnly: readOnly)
+        } catch let error as PostgreSQLError where error.kind == .connectionLost {
+            guard connection.reset() else { throw error }
+            try connection.begin(isolation: isolation, readOnly: readOnly)
+        }
+    }
+
+    /// Lends a free connection to `body`, opening it if this slot never was, and reopening it if
+    /// it was found broken.
+    private func lend<T>(_ body: (Connection) throws -> T) throws -> T {
+        turns.wait()
+        let index = idleSlots.withLock { $0.removeLast() }
+        defer {
+            idleSlots.withLock { $0.append(index) }
+            turns.signal()
+        }
+        return try body(try slots[index].ready(url: url))
+    }
+}
+
+/// One place in the pool: no connection until the first time it is lent.
+private final class Slot {
+    var connection: Connection?
+
+    /// The slot's connection, usable: opened, or reset when libpq saw it break.
+    func ready(url: String) throws -> Connection {
+        if let connection {
+            if connection.isHealthy || connection.reset() { return connection }
+            self.connection = nil
+        }
+        let connection = try Connection(url: url)
+        self.connection = connection
+        return connection
+    }
+}
