@@ -12,6 +12,7 @@ public enum IsolationLevel: String, Sendable {
 
 /// One libpq connection. Not thread-safe: a `Pool` lends it to one closure at a time.
 public final class Connection: SQLConnection {
+    public let dialect = SQLDialect.postgresql
     let handle: OpaquePointer
 
     /// Connects with libpq's own rules: a `postgresql://` URL or `key=value` string, with the

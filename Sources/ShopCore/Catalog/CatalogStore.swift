@@ -37,7 +37,7 @@ struct CatalogStore {
     }
 
     func hasProducts(_ db: any SQLConnection) throws -> Bool {
-        try db.scalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1)") == 1
+        try db.scalarInt("SELECT COUNT(*) FROM (SELECT 1 FROM products LIMIT 1) AS any_product") == 1
     }
 
     func categoryExists(_ id: CategoryID, _ db: any SQLConnection) throws -> Bool {
@@ -53,20 +53,7 @@ struct CatalogStore {
         var relevance = Self.newestFirst
 
         if let text = query.text {
-            if SearchText.isShort(text) {
-                source = """
-                    (SELECT product_id AS pid, MIN(field) AS tier, 0.0 AS score FROM product_grams
-                     WHERE gram = \(text.lowercased()) GROUP BY product_id) m
-                    CROSS JOIN products p INDEXED BY products_listing ON p.id = m.pid
-                    """
-                relevance = "m.tier, m.score, p.sales DESC, p.id DESC"
-            } else {
-                source = """
-                    (SELECT rowid AS pid, bm25(products_fts, 10.0, 4.0, 1.0) AS score FROM products_fts
-                     WHERE products_fts MATCH \(SearchText.ftsPhrase(text))) m CROSS JOIN products p ON p.id = m.pid
-                    """
-                relevance = "\(Self.fieldTier(matching: SearchText.likeContains(text))), m.score, p.sales DESC, p.id DESC"
-            }
+            (source, relevance) = Self.matches(text, db.dialect)
         }
         if let category = query.categoryID {
             conditions.append("""
@@ -125,9 +112,45 @@ struct CatalogStore {
 
     static let newestFirst: SQL = "p.created_at DESC, p.id DESC"
 
+    /// The products matching a search, as a FROM source `m` joined to `p`, and their ranking.
+    /// Short queries (one or two characters) read the gram table on both engines; longer ones use
+    /// SQLite's FTS5 trigram index, or PostgreSQL's pg_trgm GIN indexes on the lowered fields
+    /// (which serve exactly `lower(field) LIKE lower(pattern)`).
+    static func matches(_ text: String, _ dialect: SQLDialect) -> (source: SQL, relevance: SQL) {
+        if SearchText.isShort(text) {
+            let grams: SQL = """
+                (SELECT product_id AS pid, MIN(field) AS tier, 0.0 AS score FROM product_grams
+                 WHERE gram = \(text.lowercased()) GROUP BY product_id) m
+                """
+            let join: SQL = switch dialect {
+            case .sqlite: "CROSS JOIN products p INDEXED BY products_listing ON p.id = m.pid"
+            case .postgresql: "JOIN products p ON p.id = m.pid"
+            }
+            return (grams + " " + join, "m.tier, m.score, p.sales DESC, p.id DESC")
+        }
+        let pattern = SearchText.likeContains(text)
+        let tier = fieldTier(matching: pattern)
+        switch dialect {
+        case .sqlite:
+            return ("""
+                (SELECT rowid AS pid, bm25(products_fts, 10.0, 4.0, 1.0) AS score FROM products_fts
+                 WHERE products_fts MATCH \(SearchText.ftsPhrase(text))) m CROSS JOIN products p ON p.id = m.pid
+                """, "\(tier), m.score, p.sales DESC, p.id DESC")
+        case .postgresql:
+            return ("""
+                (SELECT id AS pid FROM products
+                 WHERE lower(title) LIKE lower(\(pattern)) ESCAPE '\\' OR lower(subtitle) LIKE lower(\(pattern)) ESCAPE '\\'
+                    OR lower(description) LIKE lower(\(pattern)) ESCAPE '\\') m JOIN products p ON p.id = m.pid
+                """, "\(tier), p.sales DESC, p.id DESC")
+        }
+    }
+
     /// Title hits first, then subtitle hits, then the rest (description): bm25 orders within a tier.
     static func fieldTier(matching pattern: String) -> SQL {
-        "CASE WHEN p.title LIKE \(pattern) ESCAPE '\\' THEN 0 WHEN p.subtitle LIKE \(pattern) ESCAPE '\\' THEN 1 ELSE 2 END"
+        """
+        CASE WHEN lower(p.title) LIKE lower(\(pattern)) ESCAPE '\\' THEN 0
+             WHEN lower(p.subtitle) LIKE lower(\(pattern)) ESCAPE '\\' THEN 1 ELSE 2 END
+        """
     }
 
     /// A product page, or nil when the product is unknown or off sale.

@@ -78,12 +78,17 @@ public struct OrderService: Sendable {
             }
             guard wanted.reduce(0, { $0 + $1.quantity }) <= maxItems else { throw OrderError.itemLimitExceeded(max: maxItems) }
 
-            var newItems: [OrderStore.NewItem] = []
-            for (sku, quantity) in wanted {
+            // Stock is taken in SKU id order, so two concurrent checkouts on PostgreSQL lock rows in
+            // the same order and cannot deadlock; the order keeps the buyer's line order.
+            var taken: [SKUID: StockStore.Priced] = [:]
+            for (sku, quantity) in wanted.sorted(by: { $0.sku.rawValue < $1.sku.rawValue }) {
                 guard let priced = try stock.priced(sku, db), priced.onSale else { throw OrderError.skuNotFound(sku) }
                 guard try stock.take(quantity, of: sku, db) else { throw OrderError.outOfStock(sku) }
-                newItems.append(.init(skuID: sku, productID: priced.productID, title: priced.title, skuName: priced.skuName,
-                                      priceCents: priced.priceCents, quantity: quantity))
+                taken[sku] = priced
+            }
+            let newItems: [OrderStore.NewItem] = wanted.compactMap { sku, quantity in
+                taken[sku].map { .init(skuID: sku, productID: $0.productID, title: $0.title, skuName: $0.skuName,
+                                       priceCents: $0.priceCents, quantity: quantity) }
             }
             let total = newItems.reduce(Int64(0)) { $0 + $1.priceCents * Int64($1.quantity) }
             let snapshot = AddressSnapshot(recipient: address.recipient, phone: address.phone, province: address.province,

@@ -54,17 +54,15 @@ struct PaymentStore {
     /// Records an event once; false when this provider already sent this event id.
     func recordEvent(_ event: PaymentEvent, payment: PaymentID?, outcome: String, rawBody: String, at now: Int64,
                      _ db: any SQLConnection) throws -> Bool {
-        do {
-            try db.run("""
-                INSERT INTO payment_events (provider, event_id, payment_id, order_number, status, amount_cents, currency,
-                                            outcome, raw_body, received_at)
-                VALUES (\(event.provider), \(event.eventID), \(payment), \(event.orderNumber), \(event.result),
-                        \(event.amountCents), \(event.currency), \(outcome), \(rawBody), \(now))
-                """)
-            return true
-        } catch let error as any SQLError where error.isUniqueViolation {
-            return false
-        }
+        // ON CONFLICT rather than catching the unique violation: on PostgreSQL a failed statement
+        // aborts the whole transaction.
+        try db.run("""
+            INSERT INTO payment_events (provider, event_id, payment_id, order_number, status, amount_cents, currency,
+                                        outcome, raw_body, received_at)
+            VALUES (\(event.provider), \(event.eventID), \(payment), \(event.orderNumber), \(event.result),
+                    \(event.amountCents), \(event.currency), \(outcome), \(rawBody), \(now))
+            ON CONFLICT (provider, event_id) DO NOTHING
+            """) == 1
     }
 
     func eventExists(_ event: PaymentEvent, _ db: any SQLConnection) throws -> Bool {

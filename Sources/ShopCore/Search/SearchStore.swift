@@ -10,11 +10,12 @@ struct SearchStore {
         let contains = SearchText.likeContains(text)
         let rows = try db.query("""
             SELECT term, MIN(rank) AS rank, MAX(weight) AS weight FROM (
-                SELECT name AS term, CASE WHEN name LIKE \(prefix) ESCAPE '\\' THEN 0 ELSE 1 END AS rank, 1000000 AS weight
-                FROM categories WHERE name LIKE \(contains) ESCAPE '\\'
+                SELECT name AS term, CASE WHEN lower(name) LIKE lower(\(prefix)) ESCAPE '\\' THEN 0 ELSE 1 END AS rank,
+                       1000000 AS weight
+                FROM categories WHERE lower(name) LIKE lower(\(contains)) ESCAPE '\\'
                 UNION ALL
-                SELECT title, CASE WHEN title LIKE \(prefix) ESCAPE '\\' THEN 0 ELSE 1 END, sales
-                FROM products WHERE status = 'on_sale' AND title LIKE \(contains) ESCAPE '\\'
+                SELECT title, CASE WHEN lower(title) LIKE lower(\(prefix)) ESCAPE '\\' THEN 0 ELSE 1 END, sales
+                FROM products WHERE status = 'on_sale' AND lower(title) LIKE lower(\(contains)) ESCAPE '\\'
             ) AS terms
             GROUP BY term ORDER BY rank, LENGTH(term), weight DESC, term LIMIT \(limit)
             """)

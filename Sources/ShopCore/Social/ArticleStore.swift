@@ -71,7 +71,7 @@ struct ArticleStore {
                     SELECT article_id, views AS points FROM article_view_days WHERE day >= \(sinceDay)
                     UNION ALL SELECT article_id, 3 FROM article_likes WHERE created_at >= \(since)
                     UNION ALL SELECT article_id, 5 FROM comments WHERE created_at >= \(since)
-                ) GROUP BY article_id
+                ) AS points GROUP BY article_id
             ) s ON s.article_id = a.id
             WHERE a.published_at <= \(now)
             ORDER BY score DESC, a.published_at DESC, a.id DESC LIMIT \(limit)
@@ -124,7 +124,7 @@ struct ArticleStore {
         try db.run("UPDATE articles SET views = views + 1 WHERE id = \(id)")
         try db.run("""
             INSERT INTO article_view_days (article_id, day, views) VALUES (\(id), \(day), 1)
-            ON CONFLICT (article_id, day) DO UPDATE SET views = views + 1
+            ON CONFLICT (article_id, day) DO UPDATE SET views = article_view_days.views + 1
             """)
         return true
     }

@@ -83,7 +83,7 @@ struct ProfileStore {
     /// Grants or revokes the column-author role by phone; false when no user has that phone.
     func setAuthor(_ isAuthor: Bool, phone: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         try db.run("""
-            UPDATE users SET is_author = \(isAuthor), author_since = CASE WHEN \(isAuthor) THEN COALESCE(author_since, \(now)) ELSE NULL END,
+            UPDATE users SET is_author = \(isAuthor), author_since = CASE WHEN \(isAuthor) = 1 THEN COALESCE(author_since, \(now)) ELSE NULL END,
                              updated_at = \(now) WHERE phone = \(phone)
             """) == 1
     }
