@@ -33,7 +33,7 @@ let package = Package(
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
         .target(name: "ShopCore", dependencies: ["SQL", "Crypto"]),
         .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP"], resources: [.copy("Public")]),
-        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQLite", "HTTP"]),
+        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP"]),
 
         .testTarget(name: "SQLTests", dependencies: ["SQL"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite"]),

@@ -21,6 +21,11 @@ public struct Config: Sendable {
     }
 
     public struct Database: Sendable {
+        /// Which database: `sqlite:PATH`, or `postgresql://…` (libpq's connection string rules, so
+        /// `PGPASSWORD`, `sslmode` and Unix sockets work). Empty: `sqlite:` + `path`.
+        public var url = ""
+        /// PostgreSQL connections per node.
+        public var poolSize = 10
         public var path = "data/shop.sqlite"
         /// Empty: the migrations built into the binary; a path: the `.sql` files of that folder.
         public var migrationsPath = ""
@@ -148,6 +153,11 @@ public struct Config: Sendable {
             problems.append("verification.webhook_url must be an https:// URL")
         }
         return problems
+    }
+
+    /// The database to open, `database.url` or else the SQLite file at `database.path`.
+    public var databaseLocation: DatabaseLocation {
+        DatabaseLocation(url: database.url) ?? .sqlite(path: database.path)
     }
 
     /// Whether `server.host` is reachable only from this machine.

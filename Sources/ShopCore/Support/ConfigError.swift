@@ -5,5 +5,10 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
     public let key: String
     public let reason: String
 
+    public init(key: String, reason: String) {
+        self.key = key
+        self.reason = reason
+    }
+
     public var description: String { "config \(key): \(reason)" }
 }

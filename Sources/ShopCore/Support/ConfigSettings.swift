@@ -17,6 +17,8 @@ extension Config {
         .int("server.idle_timeout_seconds", \.server.idleTimeoutSeconds, 1...3_600),
         .int("server.request_timeout_seconds", \.server.requestTimeoutSeconds, 1...3_600),
         .addresses("server.trusted_proxies", \.server.trustedProxies),
+        .databaseURL("database.url", \.database.url),
+        .int("database.pool_size", \.database.poolSize, 1...1_000),
         .string("database.path", \.database.path),
         .string("database.migrations_path", \.database.migrationsPath, allowEmpty: true),
         .int("database.readers", \.database.readers, 1...64),
@@ -103,6 +105,16 @@ extension Config.Setting {
     static func string(_ key: String, _ path: WritableKeyPath<Config, String> & Sendable, allowEmpty: Bool = false) -> Self {
         Self(key, path, parse: { (text) throws(Invalid) in
             guard allowEmpty || !text.isEmpty else { throw Invalid("must not be empty") }
+            return text
+        }, render: { $0 })
+    }
+
+    /// Empty, `sqlite:PATH` or `postgresql://…`.
+    static func databaseURL(_ key: String, _ path: WritableKeyPath<Config, String> & Sendable) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            guard text.isEmpty || DatabaseLocation(url: text) != nil else {
+                throw Invalid("must be sqlite:PATH or postgresql://user@host:port/database, got \"\(text.prefix(40))\"")
+            }
             return text
         }, render: { $0 })
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgreSQL
 import SQL
 import SQLite
 import ShopCore
@@ -15,18 +16,31 @@ enum ShopEnvironment {
         return try Config.load(path: path)
     }
 
-    /// The migrations built into the binary, or the files of `database.migrations_path` when an
-    /// operator points it at a folder.
+    /// The migrations of the configured engine built into the binary, or the files of
+    /// `database.migrations_path` when an operator points it at a folder.
     static func migrator(_ config: Config) throws -> Migrator {
-        if config.database.migrationsPath.isEmpty { return try Migrator(files: ShopMigrations.sqlite) }
-        return try Migrator(directory: config.database.migrationsPath)
+        if !config.database.migrationsPath.isEmpty { return try Migrator(directory: config.database.migrationsPath) }
+        switch config.databaseLocation {
+        case .sqlite: return try Migrator(files: ShopMigrations.sqlite)
+        case .postgresql: return try Migrator(files: ShopMigrations.postgresql)
+        }
     }
 
-    /// Opens the configured database with the pragmas the shop relies on
-    /// (WAL, foreign keys, `synchronous=FULL` so an acknowledged order survives a crash).
+    /// Opens the configured database: SQLite with the pragmas the shop relies on (WAL, foreign
+    /// keys, `synchronous=FULL` so an acknowledged order survives a crash), or a pool of
+    /// `database.pool_size` PostgreSQL connections. A server that cannot be reached stops start-up
+    /// with a message naming the key.
     static func openDatabase(_ config: Config) throws -> any Database {
-        try DatabasePool(path: config.database.path, readers: config.database.readers,
-                         options: ConnectionOptions(synchronous: .full))
+        switch config.databaseLocation {
+        case .sqlite(let path):
+            return try DatabasePool(path: path, readers: config.database.readers, options: ConnectionOptions(synchronous: .full))
+        case .postgresql(let url):
+            do {
+                return try PostgreSQL.Pool(url: url, size: config.database.poolSize)
+            } catch {
+                throw ConfigError(key: "database.url", reason: "cannot connect to \(config.databaseLocation.redacted): \(error)")
+            }
+        }
     }
 
     /// Opens the database and migrates it, then composes the shop.
