@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
-        .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "Crypto"],
+        .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],
                 path: "Tests/ShopTestSupport"),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "ShopTestSupport"]),
         .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQL", "SQLite", "ShopTestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import PostgreSQL
 import SQL
 import SQLite
 import ShopCore
@@ -15,6 +16,8 @@ public final class TestShop: @unchecked Sendable {
     public let sender: CapturingCodeSender
     public let config: Config
     public let shop: Shop
+    /// The schema this shop lives in when the suites run against PostgreSQL.
+    let postgresSchema: String?
 
     public var accounts: AccountService { shop.accounts }
     public var verification: VerificationService { shop.verification }
@@ -27,6 +30,15 @@ public final class TestShop: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var config = Config()
         config.database.path = directory.appendingPathComponent("shop.sqlite").path
+        if let server = TestDatabase.postgresURL {
+            let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try TestDatabase.createSchema(schema, on: server)
+            postgresSchema = schema
+            config.database.url = TestDatabase.url(server, searchPath: schema)
+            config.database.poolSize = 4
+        } else {
+            postgresSchema = nil
+        }
         config.database.readers = 2
         config.auth.pepper = Self.pepper
         config.auth.argon2MemoryKiB = 1_024
@@ -40,6 +52,9 @@ public final class TestShop: @unchecked Sendable {
 
     deinit {
         try? FileManager.default.removeItem(at: directory)
+        if let schema = postgresSchema, let server = TestDatabase.postgresURL {
+            try? TestDatabase.run(on: server, "DROP SCHEMA \(schema) CASCADE")
+        }
     }
 
     /// Another `Shop` over the same database (e.g. with raised argon2 costs), sharing clock and sender.
@@ -50,9 +65,16 @@ public final class TestShop: @unchecked Sendable {
     }
 
     private static func openShop(_ config: Config, clock: ManualClock, sender: CapturingCodeSender) throws -> Shop {
-        let pool = try DatabasePool(path: config.database.path, readers: config.database.readers,
-                                    options: ConnectionOptions(synchronous: .normal))
-        let migrator = try Migrator(files: ShopMigrations.sqlite)
+        let pool: any Database
+        let migrator: Migrator
+        switch config.databaseLocation {
+        case .sqlite(let path):
+            pool = try DatabasePool(path: path, readers: config.database.readers, options: ConnectionOptions(synchronous: .normal))
+            migrator = try Migrator(files: ShopMigrations.sqlite)
+        case .postgresql(let url):
+            pool = try PostgreSQL.Pool(url: url, size: config.database.poolSize)
+            migrator = try Migrator(files: ShopMigrations.postgresql)
+        }
         try migrator.migrate(pool)
         return try Shop(pool: pool, config: config, clock: clock.clock, logger: .silent, migrator: migrator,
                         codeSender: sender)
