@@ -26,6 +26,18 @@ extension SQLConnection {
         try scalar(sql, as: Int64.self)
     }
 
+    /// Serialises this write transaction with every other one that names a same key (a buyer's
+    /// cart, a phone's attempts) until it ends, so a rule that reads then writes (a cap, a count,
+    /// one default) holds under concurrency. PostgreSQL takes a transaction-scoped advisory lock
+    /// per key, in sorted order so two callers never deadlock; SQLite's write transactions are
+    /// one at a time already.
+    public func serialize(on keys: String...) throws {
+        guard dialect == .postgresql else { return }
+        for key in Set(keys).sorted() {
+            _ = try query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))")
+        }
+    }
+
     /// Runs an `INSERT` and answers the new row's `id` (via `RETURNING id`, which both engines have).
     public func insert<ID: SQLDecodable>(_ sql: SQL, returning type: ID.Type = ID.self) throws -> ID {
         guard let id = try scalar(sql + " RETURNING id", as: type) else {

@@ -17,9 +17,21 @@ public enum TestDatabase {
         server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema),public"
     }
 
-    /// Makes a fresh schema for one shop.
+    /// Makes a fresh schema for one shop. The first call of a run drops the schemas earlier runs
+    /// left behind and makes sure the database has pg_trgm.
     static func createSchema(_ schema: String, on server: String) throws {
-        try run(on: server, "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public; CREATE SCHEMA \(schema)")
+        try prepared.get()
+        try run(on: server, "CREATE SCHEMA \(schema)")
+    }
+
+    private static let prepared: Result<Void, any Error> = Result {
+        guard let server = postgresURL else { return }
+        let connection = try PostgreSQL.Connection(url: server)
+        try connection.execute(script: "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
+        let leftovers = try connection.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 't\\_%'")
+        for row in leftovers {
+            try connection.execute(script: "DROP SCHEMA \"\(try row.decode("nspname", as: String.self))\" CASCADE")
+        }
     }
 
     /// Runs one statement on its own connection (schemas come and go outside any pool).

@@ -184,6 +184,8 @@ public struct AccountService: Sendable {
     /// in the window; `retry_after` is when the oldest counted failure leaves it.
     private func checkFailureLimits(_ kind: LoginFailureStore.Kind, phone: String, clientIP: String, at now: Int64,
                                     _ db: any SQLConnection) throws {
+        // the count and the failure recorded after it are one step per phone and per address
+        try db.serialize(on: "attempts:phone:\(phone)", "attempts:ip:\(clientIP)")
         let window = Int64(settings.failureWindowSeconds)
         for (current, limit) in [(try failures.window(kind, phone: phone, since: now - window, db), settings.maxFailuresPerPhone),
                                  (try failures.window(kind, clientIP: clientIP, since: now - window, db), settings.maxFailuresPerIP)]

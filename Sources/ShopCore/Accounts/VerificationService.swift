@@ -32,6 +32,8 @@ public struct VerificationService: Sendable {
         let code = random.digits(6)
         let cooldown = Int64(settings.cooldownSeconds)
         let deliver: Bool = try pool.write { db in
+            // the cooldown and the daily caps are read, then a code is written: one request at a time
+            try db.serialize(on: "codes:phone:\(phone)", "codes:ip:\(clientIP)")
             let known = try users.find(phone: phone, db) != nil
             if purpose == .register && known { throw AccountError.phoneTaken }
             if let current = try codes.current(phone: phone, purpose: purpose, db), current.sentAt + cooldown > now {

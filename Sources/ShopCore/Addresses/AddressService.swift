@@ -30,6 +30,7 @@ public struct AddressService: Sendable {
         let draft = try Self.validated(fields, over: nil)
         let now = clock.unixNow
         return try pool.write { db in
+            try db.serialize(on: "addresses:\(user)")
             let count = try store.count(user, db)
             guard count < Self.maxPerUser else { throw AddressError.limitExceeded(max: Self.maxPerUser) }
             let id = try store.insert(draft, user: user, at: now, db)
@@ -44,6 +45,7 @@ public struct AddressService: Sendable {
     public func update(_ id: AddressID, _ fields: AddressFields, for user: UserID) throws -> Address {
         let now = clock.unixNow
         return try pool.write { db in
+            try db.serialize(on: "addresses:\(user)")
             guard let current = try store.find(id, of: user, db) else { throw AddressError.notFound }
             var updated = try Self.validated(fields, over: current)
             updated.isDefault = current.isDefault
@@ -57,6 +59,7 @@ public struct AddressService: Sendable {
     /// Deletes an address; deleting the default promotes the most recently updated one left.
     public func delete(_ id: AddressID, for user: UserID) throws {
         try pool.write { db in
+            try db.serialize(on: "addresses:\(user)")
             guard let current = try store.find(id, of: user, db) else { throw AddressError.notFound }
             _ = try store.delete(id, user: user, db)
             if current.isDefault, let next = try store.mostRecentlyUpdated(user, db) {
@@ -67,6 +70,7 @@ public struct AddressService: Sendable {
 
     public func makeDefault(_ id: AddressID, for user: UserID) throws -> Address {
         try pool.write { db in
+            try db.serialize(on: "addresses:\(user)")
             guard try store.find(id, of: user, db) != nil else { throw AddressError.notFound }
             try store.makeDefault(id, user: user, db)
             guard let address = try store.find(id, of: user, db) else { throw AddressError.notFound }

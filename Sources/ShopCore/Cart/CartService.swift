@@ -27,6 +27,7 @@ public struct CartService: Sendable {
         try Self.validate(quantity, maxItems: maxItems)
         let now = clock.unixNow
         return try pool.write { db in
+            try db.serialize(on: Self.lockKey(user))
             guard let item = try store.purchasable(sku, db), item.onSale else { throw CartError.skuNotFound }
             let existing = try store.line(sku: sku, of: user, db)
             let lineQuantity = (existing?.quantity ?? 0) + quantity
@@ -46,6 +47,7 @@ public struct CartService: Sendable {
         if let quantity { try Self.validate(quantity, maxItems: maxItems) }
         let now = clock.unixNow
         return try pool.write { db in
+            try db.serialize(on: Self.lockKey(user))
             guard let current = try store.line(line, of: user, db) else { throw CartError.lineNotFound }
             if let quantity, quantity != current.quantity {
                 if quantity > current.quantity {
@@ -75,6 +77,9 @@ public struct CartService: Sendable {
             return Cart(lines: [])
         }
     }
+
+    /// The key that serialises a buyer's cart changes (and checkout, which empties the cart).
+    static func lockKey(_ user: UserID) -> String { "cart:\(user)" }
 
     private func checkCap(adding extra: Int, for user: UserID, _ db: any SQLConnection) throws {
         guard try store.totalQuantity(of: user, db) + extra <= maxItems else { throw CartError.limitExceeded(max: maxItems) }

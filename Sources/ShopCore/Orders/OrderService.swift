@@ -48,6 +48,8 @@ public struct OrderService: Sendable {
         let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
 
         return try pool.write { db in
+            // one checkout of a buyer at a time: the unpaid count, the key and the cart it empties
+            try db.serialize(on: CartService.lockKey(user))
             if let existing = try orders.idempotentOrder(user: user, key: key, db) {
                 guard existing.hash == fingerprint else { throw OrderError.idempotencyKeyReused }
                 guard let order = try orders.find(existing.order, db) else { throw OrderError.notFound }

@@ -125,6 +125,8 @@ public struct PaymentService: Sendable {
     }
 
     private func apply(_ event: PaymentEvent, rawBody: String, at now: Int64, _ db: any SQLConnection) throws -> Outcome {
+        // replays and rival notifications of one order are applied one after another
+        try db.serialize(on: "payments:order:\(event.orderNumber)")
         if try payments.eventExists(event, db) { return .accepted }
         func record(_ outcome: String, _ payment: PaymentID?) throws {
             _ = try payments.recordEvent(event, payment: payment, outcome: outcome, rawBody: rawBody, at: now, db)
