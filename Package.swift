@@ -33,7 +33,9 @@ let package = Package(
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
         .target(name: "ShopCore", dependencies: ["SQL", "Crypto"]),
         .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP"], resources: [.copy("Public")]),
-        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP"]),
+        // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
+        .target(name: "DatabaseCopy", dependencies: ["SQL"]),
+        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy"]),
 
         .testTarget(name: "SQLTests", dependencies: ["SQL"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite"]),
@@ -44,6 +46,7 @@ let package = Package(
         .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],
                 path: "Tests/ShopTestSupport"),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "ShopTestSupport"]),
+        .testTarget(name: "DatabaseCopyTests", dependencies: ["DatabaseCopy", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "ShopTestSupport"]),
         .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQL", "SQLite", "ShopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,13 +13,13 @@ public enum TestDatabase {
 
     /// `server` with every connection's search path set to `schema`, then `public` (where the
     /// database's one pg_trgm lives: an extension is installed once per database).
-    static func url(_ server: String, searchPath schema: String) -> String {
+    public static func url(_ server: String, searchPath schema: String) -> String {
         server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema),public"
     }
 
     /// Makes a fresh schema for one shop. The first call of a run drops the schemas earlier runs
     /// left behind and makes sure the database has pg_trgm.
-    static func createSchema(_ schema: String, on server: String) throws {
+    public static func createSchema(_ schema: String, on server: String) throws {
         try prepared.get()
         try run(on: server, "CREATE SCHEMA \(schema)")
     }

@@ -25,7 +25,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// Finds the command, handles `help` / `--help`, and turns errors into messages and exit codes.
 enum CommandLineTool {
     static let commands: [any Command] = [
-        ServeCommand(), MigrateCommand(), ImportCatalogCommand(), SeedCommand(), OrdersListCommand(), OrdersShipCommand(), PaySimulateCommand(),
+        ServeCommand(), MigrateCommand(), DatabaseCopyCommand(), ImportCatalogCommand(), SeedCommand(), OrdersListCommand(), OrdersShipCommand(), PaySimulateCommand(),
         AuthorsCommand(grant: true), AuthorsCommand(grant: false), ImportArticlesCommand(),
     ]
 
