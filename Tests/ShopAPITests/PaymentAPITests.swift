@@ -402,7 +402,7 @@ struct PaymentSimulateCommandTests {
         defer { server.stop(grace: 5) }
 
         let (status, output) = try Self.run(["pay", "simulate", order.number, "--url", "http://127.0.0.1:\(server.port)"],
-                                            database: s.shop.config.database.path)
+                                            database: s.shop.config)
 
         #expect(status == 0, "\(output)")
         #expect(output.contains("-> 200"))
@@ -416,20 +416,21 @@ struct PaymentSimulateCommandTests {
     func simulatingForAnUnknownOrderFailsWithExitStatus1() throws {
         let s = try PaymentAPIScenario()
         let (status, output) = try Self.run(["pay", "simulate", "20991231999999", "--url", "http://127.0.0.1:9"],
-                                            database: s.shop.config.database.path)
+                                            database: s.shop.config)
         #expect(status == 1, "\(output)")
         #expect(try s.events().isEmpty)
     }
 
-    /// Runs `shop` in the repository (for `Config/` and `Migrations/`) on `database`; answers exit status and output.
-    static func run(_ arguments: [String], database: String) throws -> (Int32, String) {
+    /// Runs `shop` in the repository (for `Config/` and `Migrations/`) on the database of `database`
+    /// (either engine); answers exit status and output.
+    static func run(_ arguments: [String], database: Config) throws -> (Int32, String) {
         guard let executable = binary else { throw FixtureError("no shop executable") }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = Repository.root()
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SHOP_") }
-        environment["SHOP_DATABASE_PATH"] = database
+        environment.merge(TestDatabase.environment(for: database)) { $1 }
         environment["SHOP_PAYMENTS_MOCKPAY_SECRET"] = PaymentKeys.mockpaySecret
         process.environment = environment
         let output = Pipe()

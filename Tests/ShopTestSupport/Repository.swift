@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 
 /// The repository the tests live in, found by walking up from `#filePath` to `Package.swift`.
 public enum Repository {
@@ -13,7 +14,10 @@ public enum Repository {
         preconditionFailure("no Package.swift above \(file)")
     }
 
-    public static var migrations: String { root().appendingPathComponent("Migrations/sqlite").path }
+    /// The folder of one engine's migration files.
+    public static func migrations(_ dialect: SQLDialect) -> String {
+        root().appendingPathComponent("Migrations/\(dialect.rawValue)").path
+    }
 }
 
 /// A fixture that could not set up what a test asked for.

@@ -104,11 +104,9 @@ public final class TestShop: @unchecked Sendable {
     /// Every TEXT value in every table of the database.
     public func allStoredText() throws -> [(table: String, column: String, value: String)] {
         try pool.read { db in
-            let tables = try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                .map { try $0.decode("name", as: String.self) }
             var found: [(String, String, String)] = []
-            for table in tables {
-                let columns = try db.query("SELECT name FROM pragma_table_info(\(table))").map { try $0.decode("name", as: String.self) }
+            for table in try TestDatabase.tables(db) {
+                let columns = try TestDatabase.columns(of: table, db)
                 for row in try db.query("SELECT * FROM \(SQLIdentifier(table))") {
                     for column in columns {
                         if case .text(let value) = row[column] { found.append((table, column, value)) }

@@ -5,6 +5,8 @@ import Testing
 
 @Suite("Address book service")
 struct CartAddressServiceTests {
+    /// Keep the `TestShop` alive as long as its service is used: its deinit removes the database
+    /// (on PostgreSQL, the schema the service's connections would then no longer find).
     static func fixture() throws -> (TestShop, AddressService, UserID) {
         let fixture = try TestShop()
         return (fixture, fixture.shop.addresses, try fixture.cartUser("13800138000"))
@@ -15,7 +17,8 @@ struct CartAddressServiceTests {
     }
 
     @Test func theFirstAddressIsTheDefault() throws {
-        let (_, book, user) = try Self.fixture()
+        let (shop, book, user) = try Self.fixture()
+        defer { withExtendedLifetime(shop) {} }
         let first = try book.create(cartAddress(isDefault: false), for: user)
         #expect(first.isDefault)
         let second = try book.create(cartAddress("李四"), for: user)
@@ -24,7 +27,8 @@ struct CartAddressServiceTests {
     }
 
     @Test func creatingWithIsDefaultMovesTheDefault() throws {
-        let (_, book, user) = try Self.fixture()
+        let (shop, book, user) = try Self.fixture()
+        defer { withExtendedLifetime(shop) {} }
         let first = try book.create(cartAddress(), for: user)
         let second = try book.create(cartAddress("李四", isDefault: true), for: user)
         #expect(second.isDefault)
@@ -35,7 +39,8 @@ struct CartAddressServiceTests {
     }
 
     @Test func setDefaultMovesTheDefault() throws {
-        let (_, book, user) = try Self.fixture()
+        let (shop, book, user) = try Self.fixture()
+        defer { withExtendedLifetime(shop) {} }
         let first = try book.create(cartAddress(), for: user)
         let second = try book.create(cartAddress("李四"), for: user)
         let made = try book.makeDefault(second.id, for: user)
@@ -49,7 +54,8 @@ struct CartAddressServiceTests {
     }
 
     @Test func updatingWithIsDefaultTrueMovesTheDefaultAndFalseKeepsIt() throws {
-        let (_, book, user) = try Self.fixture()
+        let (shop, book, user) = try Self.fixture()
+        defer { withExtendedLifetime(shop) {} }
         _ = try book.create(cartAddress(), for: user)
         let second = try book.create(cartAddress("李四"), for: user)
         _ = try book.update(second.id, AddressFields(isDefault: true), for: user)
@@ -147,7 +153,8 @@ struct CartAddressServiceTests {
     }
 
     @Test func racingFirstAddressesMakeExactlyOneDefault() throws {
-        let (_, book, user) = try Self.fixture()
+        let (shop, book, user) = try Self.fixture()
+        defer { withExtendedLifetime(shop) {} }
         let outcomes = CartOutcomes()
         race(8) { index in
             do {
@@ -212,7 +219,8 @@ struct CartAddressServiceTests {
     }
 
     @Test func fieldsAtTheirLimitsAreAccepted() throws {
-        let (_, book, user) = try Self.fixture()
+        let (shop, book, user) = try Self.fixture()
+        defer { withExtendedLifetime(shop) {} }
         var fields = cartAddress(String(repeating: "花", count: 20), detail: String(repeating: "路", count: 120))
         fields.phone = "+8613900139000"
         fields.postalCode = nil
@@ -225,7 +233,8 @@ struct CartAddressServiceTests {
     }
 
     @Test func updatingOneFieldKeepsTheOthers() throws {
-        let (_, book, user) = try Self.fixture()
+        let (shop, book, user) = try Self.fixture()
+        defer { withExtendedLifetime(shop) {} }
         let created = try book.create(cartAddress(), for: user)
         let updated = try book.update(created.id, AddressFields(city: "宁波市"), for: user)
         var expected = created

@@ -71,11 +71,13 @@ extension TestShop {
         try pool.read { db in
             var tables: [String: [[SQLValue]]] = [:]
             for table in ["categories", "products", "skus", "product_images", "product_grams", "search_queries"] {
-                let columns = try db.query("SELECT name FROM pragma_table_info(\(table))").map { try $0.string("name") }
-                tables[table] = try db.query("SELECT * FROM \(SQLIdentifier(table)) ORDER BY 1, 2").map { row in columns.map { row[$0] } }
+                tables[table] = try TestDatabase.rows(of: table, db).rows
             }
-            tables["products_fts"] = try db.query("SELECT rowid, title, subtitle, description FROM products_fts ORDER BY rowid")
-                .map { row in (0..<4).map { row[$0] } }
+            if db.dialect == .sqlite {
+                // The FTS5 index is SQLite's alone (PostgreSQL indexes products itself): it must move with products.
+                tables["products_fts"] = try db.query("SELECT rowid, title, subtitle, description FROM products_fts ORDER BY rowid")
+                    .map { row in (0..<4).map { row[$0] } }
+            }
             return CatalogSnapshot(tables: tables)
         }
     }

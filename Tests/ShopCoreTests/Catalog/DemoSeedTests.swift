@@ -69,8 +69,7 @@ extension TestShop {
         try pool.read { db in
             var tables: [String: [[SQLValue]]] = [:]
             for table in ["categories", "products", "skus", "product_images", "users", "articles"] {
-                let columns = try db.query("SELECT name FROM pragma_table_info(\(table))").map { try $0.string("name") }
-                tables[table] = try db.query("SELECT * FROM \(SQLIdentifier(table)) ORDER BY 1").map { row in columns.map { row[$0] } }
+                tables[table] = try TestDatabase.rows(of: table, db).rows
             }
             return tables
         }

@@ -57,9 +57,9 @@ final class PaymentScenario: @unchecked Sendable {
         try test.pool.read { db in
             var rows: [String] = []
             for table in ["orders", "payments", "payment_events", "products", "skus"] {
-                let columns = try db.query("SELECT name FROM pragma_table_info(\(table))").map { try $0.decode("name", as: String.self) }
-                for row in try db.query("SELECT * FROM \(SQLIdentifier(table)) ORDER BY id") {
-                    rows.append(table + ": " + columns.map { "\($0)=\(row[$0])" }.joined(separator: ","))
+                let (columns, values) = try TestDatabase.rows(of: table, db)
+                for row in values {
+                    rows.append(table + ": " + zip(columns, row).map { "\($0)=\($1)" }.joined(separator: ","))
                 }
             }
             return rows

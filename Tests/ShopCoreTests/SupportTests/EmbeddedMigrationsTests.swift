@@ -7,9 +7,10 @@ import Testing
 
 @Suite("Migrations built into the binary")
 struct EmbeddedMigrationsTests {
-    @Test func theBuiltInMigrationsAreExactlyTheFilesOfTheSourceTree() throws {
-        let files = try Migrator(directory: Repository.migrations).migrations
-        let builtIn = try Migrator(files: ShopMigrations.sqlite).migrations
+    @Test(arguments: [SQLDialect.sqlite, .postgresql])
+    func theBuiltInMigrationsAreExactlyTheFilesOfTheSourceTree(_ dialect: SQLDialect) throws {
+        let files = try Migrator(directory: Repository.migrations(dialect)).migrations
+        let builtIn = try Migrator(files: dialect == .sqlite ? ShopMigrations.sqlite : ShopMigrations.postgresql).migrations
         #expect(!builtIn.isEmpty)
         #expect(builtIn.map(\.name) == files.map(\.name))
         #expect(builtIn.map(\.checksum) == files.map(\.checksum))
