@@ -5,7 +5,8 @@ POSTGRES_PACKAGES := postgresql-15
 BENCH_PACKAGES := wrk curl
 SHOP := .build/debug/shop
 
-.PHONY: all bootstrap build run test unit contract reliability bench postgres postgres-stop test-postgres clean
+.PHONY: all bootstrap build run run-postgres test unit contract reliability bench postgres postgres-stop \
+	test-postgres unit-postgres contract-postgres reliability-postgres clean
 
 # make test-browser: the storefront driven by headless Chromium (scripts/browser.mk)
 include scripts/browser.mk
@@ -52,7 +53,6 @@ bench: bootstrap
 	bench/run.sh
 
 ## A throwaway PostgreSQL 15 cluster under .build/postgres (port 54329, PGPORT overrides); prints its URL.
-## Its tests: SHOP_TEST_POSTGRES_URL=$(scripts/postgres.sh url) swift test --skip-build --filter PostgreSQL
 postgres:
 	@scripts/bootstrap.sh $(POSTGRES_PACKAGES)
 	@scripts/postgres.sh start
@@ -60,10 +60,26 @@ postgres:
 postgres-stop:
 	@scripts/postgres.sh stop
 
-## The PostgreSQL engine's suites against that cluster.
-test-postgres: bootstrap postgres
+## `make run` on PostgreSQL: that cluster, database shop_demo on it (created once), demo seed, :8080.
+run-postgres: build postgres
+	@scripts/postgres.sh createdb shop_demo >/dev/null
+	export SHOP_DATABASE_URL=$$(scripts/postgres.sh url shop_demo) && \
+	$(SHOP) migrate && $(SHOP) seed demo --if-empty && exec $(SHOP) serve
+
+## Every test against PostgreSQL: the Swift suites (each test shop in a schema of its own), then
+## Schemathesis and the reliability suite (each shop in a fresh database lab_<random>).
+## `make -k test-postgres` runs all three even when one fails.
+test-postgres: unit-postgres contract-postgres reliability-postgres
+
+unit-postgres: bootstrap postgres
 	$(SWIFT) build --build-tests
-	SHOP_TEST_POSTGRES_URL=$$(scripts/postgres.sh url) $(SWIFT) test --skip-build --filter PostgreSQL
+	SHOP_TEST_POSTGRES_URL=$$(scripts/postgres.sh url) $(SWIFT) test --skip-build
+
+contract-postgres: build postgres $(CONTRACT_VENV)/bin/schemathesis
+	SHOP_LAB_POSTGRES_URL=$$(scripts/postgres.sh url) python3 scripts/contract_test.py $(CONTRACT_VENV)/bin/schemathesis
+
+reliability-postgres: build postgres
+	SHOP_LAB_POSTGRES_URL=$$(scripts/postgres.sh url) python3 scripts/reliability.py
 
 clean: postgres-stop
 	rm -rf .build

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs Schemathesis against a real `shop serve` on loopback: a fresh database with the demo
 seed, a signed-in user with an address and a cart line, every check and every phase with a
-fixed seed. Usage: contract_test.py [SCHEMATHESIS] (default .venv-contract/bin/schemathesis)."""
+fixed seed. Usage: contract_test.py [SCHEMATHESIS] (default .venv-contract/bin/schemathesis).
+On PostgreSQL when SHOP_LAB_POSTGRES_URL names a server (make test-postgres; see shoplab.py)."""
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ max_examples = os.environ.get("CONTRACT_MAX_EXAMPLES", "25")
 shop = Shop({"SHOP_VERIFICATION_COOLDOWN_SECONDS": "1", "SHOP_VERIFICATION_DAILY_LIMIT_PER_IP": "100000",
              "SHOP_VERIFICATION_DAILY_LIMIT_PER_PHONE": "10000", "SHOP_AUTH_MAX_FAILURES_PER_IP": "100000"})
 try:
+    print(f"contract: shop serve on {shop.engine}", flush=True)
     shop.cli("migrate")
     shop.cli("seed", "demo")
     shop.start()

@@ -1,35 +1,59 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL 15 cluster for development and tests (Debian postgresql-15).
-#   scripts/postgres.sh start   initdb under .build/postgres if needed, start it, print its URL
-#   scripts/postgres.sh stop    stop it (the data stays until `make clean`)
-#   scripts/postgres.sh url     print its URL
+#   scripts/postgres.sh start           initdb under .build/postgres if needed, start it, print its URL
+#   scripts/postgres.sh stop            stop it (the data stays until `make clean`)
+#   scripts/postgres.sh url [DB]        print its URL (database shop_test, or DB)
+#   scripts/postgres.sh createdb DB     create database DB on the running cluster unless it exists; print its URL
 # Idempotent: starting a running cluster only prints the URL. PGPORT overrides the port (54329).
 # The server runs as the `postgres` user (it refuses root, and CI is root); it listens on
 # 127.0.0.1 and on a Unix socket in .build/postgres-socket, with trust authentication: a
 # cluster for tests on one machine, never for data anyone keeps.
+# As root, when the postgres user cannot reach .build (a clone under /root, mode 700), the
+# cluster lives in /var/tmp/floral-postgres-<hash of the clone's path> instead.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 port="${PGPORT:-54329}"
-data="$root/.build/postgres"
-socket="$root/.build/postgres-socket"
-log="$root/.build/postgres.log"
 database="shop_test"
 bin="$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || true)"
 
-url() { echo "postgresql://postgres@127.0.0.1:$port/$database"; }
+# Where the cluster's files go: .build, unless we are root and the postgres user cannot get there.
+base="$root/.build"
+if [ "$(id -u)" -eq 0 ] && id postgres >/dev/null 2>&1; then
+    mkdir -p "$base"
+    chmod o+x "$base"
+    if ! (cd / && runuser -u postgres -- test -x "$base"); then
+        base="/var/tmp/floral-postgres-$(printf '%s' "$root" | md5sum | cut -c1-12)"
+        mkdir -p "$base"
+        chmod 755 "$base"
+    fi
+fi
+data="$base/postgres"
+socket="$base/postgres-socket"
+log="$base/postgres.log"
 
-# Runs a command as the postgres user when we are root, as ourselves otherwise.
+url() { echo "postgresql://postgres@127.0.0.1:$port/${1:-$database}"; }
+
+# Runs a command as the postgres user when we are root, as ourselves otherwise
+# (from /, which that user can always enter; every path here is absolute).
 as_postgres() {
     if [ "$(id -u)" -eq 0 ]; then
-        runuser -u postgres -- "$@"
+        (cd / && runuser -u postgres -- "$@")
     else
         "$@"
     fi
 }
 
-running() { [ -f "$data/PG_VERSION" ] && as_postgres "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; }
+running() { [ -n "$bin" ] && [ -f "$data/PG_VERSION" ] && as_postgres "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; }
+
+# Creates database $1 unless it exists (the cluster must be running).
+create_database() {
+    if ! as_postgres "$bin/psql" -h "$socket" -p "$port" -U postgres -d postgres -tAc \
+            "SELECT 1 FROM pg_database WHERE datname = '$1'" | grep -q 1; then
+        as_postgres "$bin/createdb" -h "$socket" -p "$port" -U postgres "$1"
+    fi
+}
 
 start() {
     if [ -z "$bin" ]; then
@@ -37,10 +61,9 @@ start() {
         exit 1
     fi
     if running; then url; return; fi
-    mkdir -p "$root/.build" "$socket"
+    mkdir -p "$base" "$socket"
     if [ "$(id -u)" -eq 0 ]; then
         # .build belongs to root: the server user must be able to reach and own its folders.
-        chmod o+x "$root/.build"
         mkdir -p "$data"
         chown postgres "$data" "$socket"
         touch "$log" && chown postgres "$log"
@@ -49,12 +72,13 @@ start() {
     if [ ! -f "$data/PG_VERSION" ]; then
         as_postgres "$bin/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
     fi
-    as_postgres "$bin/pg_ctl" -D "$data" -l "$log" -w -t 30 \
-        -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$socket" start >/dev/null
-    if ! as_postgres "$bin/psql" -h "$socket" -p "$port" -U postgres -d postgres -tAc \
-            "SELECT 1 FROM pg_database WHERE datname = '$database'" | grep -q 1; then
-        as_postgres "$bin/createdb" -h "$socket" -p "$port" -U postgres "$database"
+    if ! as_postgres "$bin/pg_ctl" -D "$data" -l "$log" -w -t 30 \
+            -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$socket" start >/dev/null; then
+        echo "postgres.sh: the cluster in $data did not start (is port $port taken? PGPORT chooses another); see $log:" >&2
+        tail -n 5 "$log" >&2 || true
+        exit 1
     fi
+    create_database "$database"
     url
 }
 
@@ -67,6 +91,11 @@ stop() {
 case "${1:-}" in
     start) start ;;
     stop) stop ;;
-    url) url ;;
-    *) echo "usage: $0 start|stop|url" >&2; exit 2 ;;
+    url) url "${2:-}" ;;
+    createdb)
+        [ -n "${2:-}" ] || { echo "usage: $0 createdb NAME" >&2; exit 2; }
+        running || { echo "postgres.sh: the cluster is not running (make postgres)" >&2; exit 1; }
+        create_database "$2"
+        url "$2" ;;
+    *) echo "usage: $0 start|stop|url [DB]|createdb DB" >&2; exit 2 ;;
 esac

@@ -9,20 +9,23 @@
     and the server recovers.
 (c) soak: a minute of mixed traffic with the WAL size bounded and memory flat.
 
+With SHOP_LAB_POSTGRES_URL set (make test-postgres) each shop runs on a fresh PostgreSQL database
+(see shoplab.py): the same invariants are read over psql, and the SQLite-only checks
+(PRAGMA integrity_check, the WAL's size) are left out.
+
 Bounded in time (a few minutes in all); talks only to 127.0.0.0/8. Prints
 `reliability: N passed, M failed` last and exits non-zero on any failure."""
 import json
 import os
 import random
 import socket
-import sqlite3
 import sys
 import threading
 import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shoplab import Shop, mockpay_headers, small_catalog  # noqa: E402
+from shoplab import Shop, engine, mockpay_headers, small_catalog  # noqa: E402
 
 SOAK_SECONDS = int(os.environ.get("SOAK_SECONDS", "60"))
 results = []
@@ -41,9 +44,7 @@ def crash_suite():
         catalog = os.path.join(shop.dir, "catalog.csv")
         small_catalog(catalog, skus=6, stock=300)
         shop.cli("import", "catalog", catalog)
-        db = sqlite3.connect(shop.database)
-        initial = dict(db.execute("SELECT id, stock FROM skus"))
-        db.close()
+        initial = dict(shop.query("SELECT id, stock FROM skus"))
         shop.start()
         users = []
         for i in range(4):
@@ -98,28 +99,27 @@ def crash_suite():
             stop.set()
             for t in threads:
                 t.join(timeout=10)
-        db = sqlite3.connect(shop.database)
-        check("integrity_check is ok after 5 SIGKILLs", db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
-        stock = dict(db.execute("SELECT id, stock FROM skus"))
-        sold = dict(db.execute("""
+        if shop.engine == "sqlite":
+            check("integrity_check is ok after 5 SIGKILLs", shop.query("PRAGMA integrity_check")[0][0] == "ok")
+        stock = dict(shop.query("SELECT id, stock FROM skus"))
+        sold = dict(shop.query("""
             SELECT i.sku_id, SUM(i.quantity) FROM order_items i JOIN orders o ON o.id = i.order_id
             WHERE o.status <> 'cancelled' GROUP BY i.sku_id"""))
         check("no SKU oversold (stock never negative)", all(v >= 0 for v in stock.values()), str(stock))
         check("stock + sold = initial for every SKU",
               all(stock[s] + sold.get(s, 0) == initial[s] for s in initial), f"stock={stock} sold={sold}")
-        numbers = {row[0] for row in db.execute("SELECT number FROM orders")}
+        numbers = {row[0] for row in shop.query("SELECT number FROM orders")}
         missing = [n for n in acknowledged_orders if n not in numbers]
         check(f"all {len(acknowledged_orders)} acknowledged orders exist", not missing and acknowledged_orders, str(missing[:5]))
-        events = {row[0] for row in db.execute("SELECT event_id FROM payment_events WHERE provider = 'mockpay'")}
+        events = {row[0] for row in shop.query("SELECT event_id FROM payment_events WHERE provider = 'mockpay'")}
         lost = [e for e in acknowledged_events if e not in events]
         check(f"all {len(acknowledged_events)} acknowledged payment events exist", not lost, str(lost[:5]))
-        twice = db.execute("""SELECT order_number FROM payment_events WHERE outcome = 'paid'
-                              GROUP BY order_number HAVING COUNT(*) > 1""").fetchall()
+        twice = shop.query("""SELECT order_number FROM payment_events WHERE outcome = 'paid'
+                              GROUP BY order_number HAVING COUNT(*) > 1""")
         check("no payment applied twice", not twice, str(twice[:5]))
-        paid_orders = {row[0] for row in db.execute("SELECT number FROM orders WHERE status = 'paid'")}
-        paid_events = {row[0] for row in db.execute("SELECT order_number FROM payment_events WHERE outcome = 'paid'")}
+        paid_orders = {row[0] for row in shop.query("SELECT number FROM orders WHERE status = 'paid'")}
+        paid_events = {row[0] for row in shop.query("SELECT order_number FROM payment_events WHERE outcome = 'paid'")}
         check("every paid order has exactly its paid event", paid_orders == paid_events)
-        db.close()
     finally:
         shop.close()
 
@@ -221,10 +221,8 @@ def soak_suite():
         shop.start()
         token = shop.register("13700002000")
         address = shop.add_address(token)
-        db = sqlite3.connect(shop.database)
-        skus = [row[0] for row in db.execute("SELECT id FROM skus WHERE code LIKE 'REL-%'")]
-        products = [row[0] for row in db.execute("SELECT id FROM products WHERE status = 'on_sale' LIMIT 50")]
-        db.close()
+        skus = [row[0] for row in shop.query("SELECT id FROM skus WHERE code LIKE 'REL-%'")]
+        products = [row[0] for row in shop.query("SELECT id FROM products WHERE status = 'on_sale' LIMIT 50")]
         stop = threading.Event()
         errors = []
         counts = {"requests": 0}
@@ -290,21 +288,23 @@ def soak_suite():
             t.join(timeout=10)
         warm = samples[len(samples) // 4] if samples else 0
         final = samples[-1] if samples else 0
-        print(f"     {counts['requests']} requests; RSS after warm-up {warm // 1024} MiB, at the end {final // 1024} MiB; "
-              f"largest WAL {wal_max // 1024} KiB", flush=True)
+        wal_note = f"; largest WAL {wal_max // 1024} KiB" if shop.engine == "sqlite" else ""
+        print(f"     {counts['requests']} requests; RSS after warm-up {warm // 1024} MiB, at the end {final // 1024} MiB"
+              + wal_note, flush=True)
         check("no 5xx or connection errors during the soak", not errors, str(errors[:5]))
-        check("WAL stays bounded (under 64 MiB)", wal_max < 64 * 1024 * 1024, f"{wal_max // 1024} KiB")
+        if shop.engine == "sqlite":
+            check("WAL stays bounded (under 64 MiB)", wal_max < 64 * 1024 * 1024, f"{wal_max // 1024} KiB")
         check("memory is flat (RSS grows under 25% after warm-up)", final <= warm * 1.25 + 8 * 1024,
               f"{warm // 1024} -> {final // 1024} MiB")
-        db = sqlite3.connect(shop.database)
-        check("integrity_check is ok after the soak", db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
-        db.close()
+        if shop.engine == "sqlite":
+            check("integrity_check is ok after the soak", shop.query("PRAGMA integrity_check")[0][0] == "ok")
     finally:
         shop.close()
 
 
 if __name__ == "__main__":
     started = time.time()
+    print(f"reliability on {engine()}", flush=True)
     for suite in (crash_suite, overload_suite, soak_suite):
         try:
             suite()

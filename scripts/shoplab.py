@@ -1,20 +1,54 @@
 """Shared helpers for the scripts that drive a real `shop serve`: a temp shop, HTTP calls, signing.
 
-Only the standard library: these scripts run on a fresh machine with nothing but python3."""
+Only the standard library: these scripts run on a fresh machine with nothing but python3.
+
+The shop's database is a SQLite file in the shop's temp folder, unless SHOP_LAB_POSTGRES_URL names
+a PostgreSQL server (e.g. `scripts/postgres.sh url`): then each Shop gets a database of its own,
+lab_<random>, created on that server over psql, given to `shop` as SHOP_DATABASE_URL and dropped
+at close."""
 import hashlib
 import hmac
 import http.client
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
 import tempfile
 import time
+import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOP = os.path.join(ROOT, ".build", "debug", "shop")
 DEV_MOCKPAY_SECRET = "dev-mockpay-secret-not-for-production"
+POSTGRES_URL = os.environ.get("SHOP_LAB_POSTGRES_URL", "")
+
+
+def engine():
+    """"postgresql" when SHOP_LAB_POSTGRES_URL is set, else "sqlite"."""
+    return "postgresql" if POSTGRES_URL else "sqlite"
+
+
+def psql_command():
+    """Debian's psql for PostgreSQL 15 (installed with postgresql-15), else the one on PATH."""
+    debian = "/usr/lib/postgresql/15/bin/psql"
+    return debian if os.access(debian, os.X_OK) else (shutil.which("psql") or "psql")
+
+
+def psql(url, sql):
+    """Runs one statement with psql against `url`; returns its unaligned, tuples-only output."""
+    result = subprocess.run([psql_command(), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"psql failed ({result.returncode}): {result.stderr.strip()}\n  {sql}")
+    return result.stdout
+
+
+def with_database(url, name):
+    """`url` with its database (the path) replaced by `name`; query parameters kept."""
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
 
 
 def free_port():
@@ -24,7 +58,10 @@ def free_port():
 
 
 class Shop:
-    """A shop in a temp folder: its own database and code file, served on a free port."""
+    """A shop in a temp folder: its own database and code file, served on a free port.
+
+    The database is shop.sqlite in that folder, or a fresh PostgreSQL database when
+    SHOP_LAB_POSTGRES_URL is set (see the module's doc)."""
 
     def __init__(self, extra_env=None):
         self.dir = tempfile.mkdtemp(prefix="floral-")
@@ -39,13 +76,35 @@ class Shop:
             "SHOP_AUTH_ARGON2_MEMORY_KIB": "1024",
             "SHOP_AUTH_ARGON2_ITERATIONS": "1",
         })
+        self.engine = engine()
+        self.postgres_database = None
+        if self.engine == "postgresql":
+            name = "lab_" + secrets.token_hex(6)
+            psql(POSTGRES_URL, f'CREATE DATABASE "{name}"')
+            self.postgres_database = name
+            self.env["SHOP_DATABASE_URL"] = with_database(POSTGRES_URL, name)
         self.env.update(extra_env or {})
         self.process = None
         self.log = open(os.path.join(self.dir, "serve.log"), "ab")
 
     @property
     def database(self):
+        """The SQLite file (only meaningful when engine is "sqlite")."""
         return self.env["SHOP_DATABASE_PATH"]
+
+    def query(self, sql):
+        """Rows of one SELECT, as tuples in column order, straight from the database (not via the
+        server): sqlite3 on the file, or psql with the rows as JSON on PostgreSQL."""
+        if self.engine == "postgresql":
+            out = psql(self.env["SHOP_DATABASE_URL"],
+                       f"SELECT coalesce(json_agg(row_to_json(q)), '[]') FROM ({sql}) AS q")
+            return [tuple(row.values()) for row in json.loads(out)]
+        import sqlite3
+        db = sqlite3.connect(self.database)
+        try:
+            return db.execute(sql).fetchall()
+        finally:
+            db.close()
 
     def cli(self, *args, check=True):
         return subprocess.run([SHOP, *args], cwd=ROOT, env=self.env, check=check, capture_output=True, text=True)
@@ -79,6 +138,12 @@ class Shop:
     def close(self):
         self.kill()
         self.log.close()
+        if self.postgres_database:
+            try:
+                psql(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{self.postgres_database}" WITH (FORCE)')
+            except RuntimeError as error:
+                print(f"shoplab: could not drop {self.postgres_database}: {error}", flush=True)
+            self.postgres_database = None
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def request(self, method, path, body=None, token=None, headers=None, timeout=10, source=None):
