@@ -94,6 +94,9 @@ class Server:
             "SHOP_VERIFICATION_FILE_PATH": str(self.codes),
             "SHOP_SERVER_HOST": "127.0.0.1",
             "SHOP_APP_ENV": "development",
+            # One visitor drives this test, so one searcher is enough for a hot keyword here;
+            # the distinct-searchers rule itself is tested in the Swift suites.
+            "SHOP_SEARCH_HOT_MIN_SEARCHERS": "1",
         })
 
     def run(self, *args):
