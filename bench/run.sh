@@ -38,6 +38,11 @@ for engine in ${ENGINES//,/ }; do
   case "$engine" in sqlite|postgresql) ;; *) echo "ENGINES: unknown engine '$engine' (sqlite, postgresql)" >&2; exit 2 ;; esac
 done
 
+for tool in wrk curl psql; do
+  [ "$tool" = psql ] && [[ ",$ENGINES," != *,postgresql,* ]] && continue
+  command -v "$tool" >/dev/null || { echo "bench/run.sh: $tool is missing (make bench installs it)" >&2; exit 1; }
+done
+
 echo "== building (release)"
 swift build -c release --product shop >/dev/null
 cc -O2 -o "$out/hello" bench/hello.c $(pkg-config --cflags --libs libmicrohttpd)
@@ -47,6 +52,8 @@ export SHOP_VERIFICATION_SENDER=file
 export SHOP_SERVER_MAX_CONNECTIONS_PER_IP=4096 SHOP_SERVER_MAX_CONNECTIONS=4096
 export SHOP_SERVER_THREADS=$THREADS SHOP_APP_LOG_LEVEL=warning
 export SHOP_CATALOG_IMPORT_MAX_BYTES=$((500 * 1024 * 1024))
+# POST /orders places one unpaid order per request for one buyer: lift the per-buyer cap (5).
+export SHOP_ORDERS_MAX_UNPAID_PER_USER=100000
 unset SHOP_DATABASE_URL SHOP_DATABASE_PATH
 
 python3 bench/gen_catalog.py "$work/big.csv" "$SKUS"
