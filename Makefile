@@ -47,10 +47,11 @@ contract: build $(CONTRACT_VENV)/bin/schemathesis
 reliability: build
 	python3 scripts/reliability.py
 
-## Release build + wrk on loopback; see bench/RESULTS.md.
+## Release build + wrk on loopback, SQLite then PostgreSQL (ENGINES=sqlite,postgresql); see bench/RESULTS.md.
+ENGINES ?= sqlite,postgresql
 bench: bootstrap
-	@scripts/bootstrap.sh $(BENCH_PACKAGES)
-	bench/run.sh
+	@scripts/bootstrap.sh $(BENCH_PACKAGES) $(if $(findstring postgresql,$(ENGINES)),$(POSTGRES_PACKAGES))
+	ENGINES=$(ENGINES) bench/run.sh
 
 ## A throwaway PostgreSQL 15 cluster under .build/postgres (port 54329, PGPORT overrides); prints its URL.
 postgres:

@@ -3,63 +3,60 @@
 # (the ceiling of this stack), measured in the same run. Bounded: each wrk run lasts DURATION
 # seconds (default 10). Writes bench/out/latest.md and prints it.
 #
+# Each engine in ENGINES (default sqlite,postgresql) gets a fresh database, the same import of
+# SKUS generated SKUs + the demo seed, its own `shop serve`, and the same endpoints; rows are
+# labelled "(SQLite)" / "(PostgreSQL)" and compared with the one hello-world measured first.
+# PostgreSQL: the cluster of scripts/postgres.sh (PGPORT, default 54329) is reused when it
+# answers, started otherwise; the run creates a database bench_<pid> in it and drops it on exit.
+#
 #   bench/run.sh                 # everything
 #   DURATION=5 SKUS=20000 bench/run.sh
+#   ENGINES=postgresql bench/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 SKUS=${SKUS:-100000}
-PORT=18190
+ENGINES=${ENGINES:-sqlite,postgresql}
 HELLO_PORT=18191
 THREADS=$((2 * $(nproc)))
 out=bench/out
 mkdir -p "$out"
 work=$(mktemp -d)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+pg_admin="" pg_database=""
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  if [ -n "$pg_database" ]; then
+    psql "$pg_admin" -qAtc "DROP DATABASE IF EXISTS $pg_database WITH (FORCE)" >/dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
 trap cleanup EXIT
+
+for engine in ${ENGINES//,/ }; do
+  case "$engine" in sqlite|postgresql) ;; *) echo "ENGINES: unknown engine '$engine' (sqlite, postgresql)" >&2; exit 2 ;; esac
+done
+
+for tool in wrk curl psql; do
+  [ "$tool" = psql ] && [[ ",$ENGINES," != *,postgresql,* ]] && continue
+  command -v "$tool" >/dev/null || { echo "bench/run.sh: $tool is missing (make bench installs it)" >&2; exit 1; }
+done
 
 echo "== building (release)"
 swift build -c release --product shop >/dev/null
 cc -O2 -o "$out/hello" bench/hello.c $(pkg-config --cflags --libs libmicrohttpd)
 SHOP=.build/release/shop
 
-export SHOP_DATABASE_PATH="$work/shop.sqlite"
-export SHOP_VERIFICATION_SENDER=file SHOP_VERIFICATION_FILE_PATH="$work/codes.jsonl"
-export SHOP_SERVER_PORT=$PORT SHOP_SERVER_MAX_CONNECTIONS_PER_IP=4096 SHOP_SERVER_MAX_CONNECTIONS=4096
+export SHOP_VERIFICATION_SENDER=file
+export SHOP_SERVER_MAX_CONNECTIONS_PER_IP=4096 SHOP_SERVER_MAX_CONNECTIONS=4096
 export SHOP_SERVER_THREADS=$THREADS SHOP_APP_LOG_LEVEL=warning
 export SHOP_CATALOG_IMPORT_MAX_BYTES=$((500 * 1024 * 1024))
+# POST /orders places one unpaid order per request for one buyer: lift the per-buyer cap (5).
+export SHOP_ORDERS_MAX_UNPAID_PER_USER=100000
+unset SHOP_DATABASE_URL SHOP_DATABASE_PATH
 
-echo "== import of $SKUS generated SKUs"
 python3 bench/gen_catalog.py "$work/big.csv" "$SKUS"
-$SHOP migrate >/dev/null
-import_report=$(python3 - "$SHOP" "$work/big.csv" <<'PY'
-import resource, subprocess, sys, time
-start = time.monotonic()
-subprocess.run([sys.argv[1], "import", "catalog", sys.argv[2]], check=True, stdout=subprocess.DEVNULL)
-seconds = time.monotonic() - start
-peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(f"{seconds:.1f} s, peak RSS {peak_mib:.0f} MiB")
-PY
-)
-echo "   $import_report"
-$SHOP seed demo >/dev/null
-
-"$out/hello" $HELLO_PORT $THREADS & pids+=($!)
-$SHOP serve 2>"$work/serve.log" & pids+=($!)
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
-
-api="http://127.0.0.1:$PORT/api/v1"
-json='Content-Type: application/json'
-curl -sf -XPOST "$api/auth/verification-codes" -H "$json" -d '{"phone":"13912345678","purpose":"register"}' >/dev/null
-code=$(tail -1 "$work/codes.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')
-export TOKEN=$(curl -sf -XPOST "$api/auth/register" -H "$json" \
-  -d "{\"phone\":\"13912345678\",\"code\":\"$code\",\"password\":\"bench-password\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-export ADDRESS=$(curl -sf -XPOST "$api/addresses" -H "$json" -H "Authorization: Bearer $TOKEN" \
-  -d '{"recipient":"压测","phone":"13912345678","province":"上海市","city":"上海市","district":"徐汇区","detail":"漕溪北路 1 号"}' \
-  | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-export SKU=$(python3 -c "import sqlite3; print(sqlite3.connect('$SHOP_DATABASE_PATH').execute(\"select id from skus where code='BENCH-ORDERS-0'\").fetchone()[0])")
-product=$(python3 -c "import sqlite3; print(sqlite3.connect('$SHOP_DATABASE_PATH').execute(\"select product_id from skus where code='BENCH-ORDERS-0'\").fetchone()[0])")
 
 measure() { # name connections url [lua]
   local name=$1 conns=$2 url=$3 script=${4:-}
@@ -75,25 +72,89 @@ measure() { # name connections url [lua]
 }
 
 rows=()
-echo "== wrk, ${DURATION}s each"
+imports=()
+"$out/hello" $HELLO_PORT $THREADS & pids+=($!)
+sleep 0.3
+echo "== wrk, ${DURATION}s each: hello-world"
 hello32=$(measure "hello-world (libmicrohttpd, C)" 32 "http://127.0.0.1:$HELLO_PORT/healthz"); rows+=("$hello32")
 hello256=$(measure "hello-world (libmicrohttpd, C)" 256 "http://127.0.0.1:$HELLO_PORT/healthz"); rows+=("$hello256")
-rows+=("$(measure "GET /healthz" 32 "http://127.0.0.1:$PORT/healthz")")
-rows+=("$(measure "GET /healthz" 256 "http://127.0.0.1:$PORT/healthz")")
-rows+=("$(measure "GET /products/{id}" 32 "$api/products/$product")")
-rows+=("$(measure "GET /products?per_page=20" 32 "$api/products?per_page=20")")
-rows+=("$(measure "GET /products?q=玫瑰 (2 chars, gram index)" 32 "$api/products?q=%E7%8E%AB%E7%91%B0&per_page=20")")
-rows+=("$(measure "GET /products?q=红玫瑰花束 (FTS5 trigram)" 32 "$api/products?q=%E7%BA%A2%E7%8E%AB%E7%91%B0%E8%8A%B1%E6%9D%9F&per_page=20")")
-rows+=("$(measure "POST /cart/items + DELETE /cart" 32 "$api/cart/items" bench/cart_add.lua)")
-rows+=("$(measure "POST /orders (buy now)" 32 "$api/orders" bench/order_place.lua)")
+
+# One engine: fresh database, import + seed, serve on $port, register, measure, stop the server.
+bench_engine() { # engine port
+  local engine=$1 port=$2 label trgm
+  export SHOP_SERVER_PORT=$port SHOP_VERIFICATION_FILE_PATH="$work/codes-$engine.jsonl"
+  case "$engine" in
+    sqlite)
+      label="SQLite"; trgm="FTS5 trigram"
+      export SHOP_DATABASE_PATH="$work/shop.sqlite"; unset SHOP_DATABASE_URL
+      lookup() { python3 -c "import sqlite3; print(sqlite3.connect('$SHOP_DATABASE_PATH').execute(\"$1\").fetchone()[0])"; } ;;
+    postgresql)
+      label="PostgreSQL"; trgm="pg_trgm"
+      pg_admin=$(scripts/postgres.sh url)
+      if ! psql "$pg_admin" -qAtc "SELECT 1" >/dev/null 2>&1; then scripts/postgres.sh start >/dev/null; fi
+      pg_database="bench_$$"
+      psql "$pg_admin" -qAtc "CREATE DATABASE $pg_database" >/dev/null
+      export SHOP_DATABASE_URL="${pg_admin%/*}/$pg_database"; unset SHOP_DATABASE_PATH
+      lookup() { psql "$SHOP_DATABASE_URL" -qAtc "$1"; } ;;
+  esac
+
+  echo "== $label: import of $SKUS generated SKUs"
+  $SHOP migrate >/dev/null
+  local report
+  report=$(python3 - "$SHOP" "$work/big.csv" <<'PY'
+import resource, subprocess, sys, time
+start = time.monotonic()
+subprocess.run([sys.argv[1], "import", "catalog", sys.argv[2]], check=True, stdout=subprocess.DEVNULL)
+seconds = time.monotonic() - start
+peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"{seconds:.1f} s, peak RSS {peak_mib:.0f} MiB")
+PY
+)
+  echo "   $report"
+  imports+=("$label: $report")
+  $SHOP seed demo >/dev/null
+
+  $SHOP serve 2>"$work/serve-$engine.log" & local server=$!; pids+=($server)
+  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+
+  local api="http://127.0.0.1:$port/api/v1" json='Content-Type: application/json' code product
+  curl -sf -XPOST "$api/auth/verification-codes" -H "$json" -d '{"phone":"13912345678","purpose":"register"}' >/dev/null
+  code=$(tail -1 "$SHOP_VERIFICATION_FILE_PATH" | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')
+  export TOKEN=$(curl -sf -XPOST "$api/auth/register" -H "$json" \
+    -d "{\"phone\":\"13912345678\",\"code\":\"$code\",\"password\":\"bench-password\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  export ADDRESS=$(curl -sf -XPOST "$api/addresses" -H "$json" -H "Authorization: Bearer $TOKEN" \
+    -d '{"recipient":"压测","phone":"13912345678","province":"上海市","city":"上海市","district":"徐汇区","detail":"漕溪北路 1 号"}' \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+  export SKU=$(lookup "select id from skus where code='BENCH-ORDERS-0'")
+  product=$(lookup "select product_id from skus where code='BENCH-ORDERS-0'")
+
+  echo "== $label: wrk, ${DURATION}s each"
+  if [ "$engine" = sqlite ]; then  # no database behind it: once is enough
+    rows+=("$(measure "GET /healthz" 32 "http://127.0.0.1:$port/healthz")")
+    rows+=("$(measure "GET /healthz" 256 "http://127.0.0.1:$port/healthz")")
+  fi
+  rows+=("$(measure "GET /products/{id} ($label)" 32 "$api/products/$product")")
+  rows+=("$(measure "GET /products?per_page=20 ($label)" 32 "$api/products?per_page=20")")
+  rows+=("$(measure "GET /products?q=玫瑰 (2 chars, gram index) ($label)" 32 "$api/products?q=%E7%8E%AB%E7%91%B0&per_page=20")")
+  rows+=("$(measure "GET /products?q=红玫瑰花束 ($trgm) ($label)" 32 "$api/products?q=%E7%BA%A2%E7%8E%AB%E7%91%B0%E8%8A%B1%E6%9D%9F&per_page=20")")
+  rows+=("$(measure "POST /cart/items + DELETE /cart ($label)" 32 "$api/cart/items" bench/cart_add.lua)")
+  rows+=("$(measure "POST /orders (buy now) ($label)" 32 "$api/orders" bench/order_place.lua)")
+
+  kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
+}
+
+port=18190
+for engine in ${ENGINES//,/ }; do
+  bench_engine "$engine" $port
+  port=$((port + 2))
+done
 
 ceiling32=$(cut -d'|' -f3 <<<"$hello32")
 ceiling256=$(cut -d'|' -f3 <<<"$hello256")
 {
-  echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; server threads=$THREADS; wrk -t2, ${DURATION}s."
+  echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; server threads=$THREADS; wrk -t2, ${DURATION}s; engines $ENGINES."
   echo
-  echo "Import of $SKUS generated SKUs (\`shop import catalog\`, release): $import_report"
-  echo
+  for line in "${imports[@]}"; do echo "Import of $SKUS generated SKUs (\`shop import catalog\`, release), $line"; echo; done
   echo "| endpoint | connections | req/s | p50 | p99 | vs hello-world | errors |"
   echo "|---|---|---|---|---|---|---|"
   for row in "${rows[@]}"; do
