@@ -108,6 +108,9 @@ public struct CatalogImporter: Sendable {
                 }
                 progress?(rows.count, rows.count)
                 if options.dryRun { throw DryRun(summary: summary) }
+                // A bulk change leaves PostgreSQL's planner with stale statistics (it would scan
+                // every product for a search); refresh them with the import (SQLite plans without).
+                if db.dialect == .postgresql { try db.execute(script: "ANALYZE products; ANALYZE skus; ANALYZE product_grams") }
                 return summary
             }
         } catch let dryRun as DryRun {
