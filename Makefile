@@ -2,11 +2,13 @@
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libpq-dev libxml2 pkg-config
 POSTGRES_PACKAGES := postgresql-15
+CLUSTER_PACKAGES := haproxy curl $(POSTGRES_PACKAGES)
 BENCH_PACKAGES := wrk curl
 SHOP := .build/debug/shop
 
 .PHONY: all bootstrap build run run-postgres test unit contract reliability bench postgres postgres-stop \
-	test-postgres unit-postgres contract-postgres reliability-postgres clean
+	test-postgres unit-postgres contract-postgres reliability-postgres cross-node cluster cluster-stop \
+	cluster-status clean
 
 # make test-browser: the storefront driven by headless Chromium (scripts/browser.mk)
 include scripts/browser.mk
@@ -67,10 +69,23 @@ run-postgres: build postgres
 	export SHOP_DATABASE_URL=$$(scripts/postgres.sh url shop_demo) && \
 	$(SHOP) migrate && $(SHOP) seed demo --if-empty && exec $(SHOP) serve
 
+## Many nodes: PostgreSQL, database shop_cluster (migrated, demo seed if empty), three `shop serve`
+## nodes on :8081-8083 and HAProxy on :8080 (logs, pids, haproxy.cfg in .build/cluster). Idempotent.
+cluster: build
+	@scripts/bootstrap.sh $(CLUSTER_PACKAGES)
+	@scripts/cluster.sh start
+
+## Stops the nodes and HAProxy that `make cluster` started (by their pid files); PostgreSQL keeps running.
+cluster-stop:
+	@scripts/cluster.sh stop
+
+cluster-status:
+	@scripts/cluster.sh status
+
 ## Every test against PostgreSQL: the Swift suites (each test shop in a schema of its own), then
-## Schemathesis and the reliability suite (each shop in a fresh database lab_<random>).
-## `make -k test-postgres` runs all three even when one fails.
-test-postgres: unit-postgres contract-postgres reliability-postgres
+## Schemathesis, the reliability suite and the cross-node test (each in a fresh database lab_<random>).
+## `make -k test-postgres` runs them all even when one fails.
+test-postgres: unit-postgres contract-postgres reliability-postgres cross-node
 
 unit-postgres: bootstrap postgres
 	$(SWIFT) build --build-tests
@@ -82,5 +97,9 @@ contract-postgres: build postgres $(CONTRACT_VENV)/bin/schemathesis
 reliability-postgres: build postgres
 	SHOP_LAB_POSTGRES_URL=$$(scripts/postgres.sh url) python3 scripts/reliability.py
 
-clean: postgres-stop
+## Two `shop serve` nodes on one PostgreSQL database: what one node writes, the other reads.
+cross-node: build postgres
+	SHOP_LAB_POSTGRES_URL=$$(scripts/postgres.sh url) python3 scripts/cross_node_test.py
+
+clean: cluster-stop postgres-stop
 	rm -rf .build
