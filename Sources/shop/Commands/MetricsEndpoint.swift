@@ -5,8 +5,10 @@ import ShopCore
 /// `GET /metrics` in the Prometheus text format on `server.metrics_host:server.metrics_port`,
 /// a listener of its own so the API's port never exposes it.
 enum MetricsEndpoint {
-    /// The started server, or nil when `server.metrics_port` is 0.
-    static func start(_ config: Config, registry: MetricsRegistry) throws -> Server? {
+    /// The started server, or nil when `server.metrics_port` is 0 or cannot be bound. A taken
+    /// metrics port is logged as an error but does not stop the shop: several `shop serve` on one
+    /// host (tests, a local cluster) would otherwise refuse to start over an operator's side door.
+    static func start(_ config: Config, registry: MetricsRegistry, logger: Logger) -> Server? {
         guard config.server.metricsPort != 0 else { return nil }
         let routes = Routes()
         routes.group("").get("/metrics") { _, _ in
@@ -18,9 +20,11 @@ enum MetricsEndpoint {
                             responder: { request, context in try router.respond(to: request, context: context) })
         do {
             try server.start()
+            return server
         } catch {
-            throw CommandFailure(description: "metrics endpoint on \(config.server.metricsHost):\(config.server.metricsPort): \(error)")
+            logger.error("metrics endpoint not started", ["address": "\(config.server.metricsHost):\(config.server.metricsPort)",
+                                                          "error": String(describing: error)])
+            return nil
         }
-        return server
     }
 }

@@ -59,7 +59,7 @@ struct ServeCommand: Command {
             requestTimeoutSeconds: config.server.requestTimeoutSeconds, trustedProxies: trustedProxies),
             responder: api.responder)
         try server.start()
-        let metricsServer = try MetricsEndpoint.start(config, registry: api.metrics.registry)
+        let metricsServer = MetricsEndpoint.start(config, registry: api.metrics.registry, logger: logger)
         let sweeper = BackgroundSweeper(shop: shop, logger: logger, onRun: { [metrics = api.metrics] in metrics.sweeperRun(succeeded: $0) })
         sweeper.start()
         logger.info("serving", ["address": "http://\(config.server.host):\(server.port)", "env": config.app.env.rawValue,
