@@ -41,9 +41,11 @@ $(CONTRACT_VENV)/bin/schemathesis: scripts/requirements-contract.txt
 	$(CONTRACT_VENV)/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements-contract.txt
 	touch $@
 
-## Schemathesis (pinned in scripts/requirements-contract.txt) against shop serve with the demo seed.
+## Schemathesis (pinned in scripts/requirements-contract.txt) against shop serve with the demo seed,
+## then GET /metrics parsed by prometheus-client (pinned there too).
 contract: build $(CONTRACT_VENV)/bin/schemathesis
 	python3 scripts/contract_test.py $(CONTRACT_VENV)/bin/schemathesis
+	$(CONTRACT_VENV)/bin/python scripts/metrics_check.py
 
 ## Crash (SIGKILL mid-checkout), overload and soak checks against a real server; a few minutes.
 reliability: build
@@ -93,6 +95,7 @@ unit-postgres: bootstrap postgres
 
 contract-postgres: build postgres $(CONTRACT_VENV)/bin/schemathesis
 	SHOP_LAB_POSTGRES_URL=$$(scripts/postgres.sh url) python3 scripts/contract_test.py $(CONTRACT_VENV)/bin/schemathesis
+	SHOP_LAB_POSTGRES_URL=$$(scripts/postgres.sh url) $(CONTRACT_VENV)/bin/python scripts/metrics_check.py
 
 reliability-postgres: build postgres
 	SHOP_LAB_POSTGRES_URL=$$(scripts/postgres.sh url) python3 scripts/reliability.py

@@ -22,7 +22,9 @@ let package = Package(
         .target(name: "SQL", dependencies: ["Crypto"]),
         .target(name: "SQLite", dependencies: ["CSQLite", "SQL", "Crypto"]),
         .target(name: "PostgreSQL", dependencies: ["CLibPQ", "SQL"]),
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
+        // Counters and histograms in the Prometheus text format: no dependencies, so any target may count.
+        .target(name: "Metrics"),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Metrics"]),
 
         // The migrations inside the binary: Migrations/*.sql turned into Swift source at build time.
         .executableTarget(name: "EmbedMigrationsTool"),
@@ -32,16 +34,17 @@ let package = Package(
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
         .target(name: "ShopCore", dependencies: ["SQL", "Crypto"]),
-        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP"], resources: [.copy("Public")]),
+        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL"], resources: [.copy("Public")]),
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
-        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy"]),
+        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics"]),
 
         .testTarget(name: "SQLTests", dependencies: ["SQL"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["SQL", "PostgreSQL"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Metrics"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
         .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],
                 path: "Tests/ShopTestSupport"),

@@ -66,12 +66,14 @@ class Shop:
     def __init__(self, extra_env=None):
         self.dir = tempfile.mkdtemp(prefix="floral-")
         self.port = free_port()
+        self.metrics_port = free_port()
         self.env = dict(os.environ)
         self.env.update({
             "SHOP_DATABASE_PATH": os.path.join(self.dir, "shop.sqlite"),
             "SHOP_VERIFICATION_SENDER": "file",
             "SHOP_VERIFICATION_FILE_PATH": os.path.join(self.dir, "codes.jsonl"),
             "SHOP_SERVER_PORT": str(self.port),
+            "SHOP_SERVER_METRICS_PORT": str(self.metrics_port),
             "SHOP_APP_LOG_LEVEL": "warning",
             "SHOP_AUTH_ARGON2_MEMORY_KIB": "1024",
             "SHOP_AUTH_ARGON2_ITERATIONS": "1",

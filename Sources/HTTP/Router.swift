@@ -45,6 +45,8 @@ public struct Router: Sendable {
     struct Endpoint: Sendable {
         /// Position among all routes as added: among equally specific patterns the first wins.
         let order: Int
+        /// The pattern as added, e.g. `/api/v1/products/:id`.
+        let pattern: String
         /// The name of each parameter segment, in path order.
         let parameterNames: [String]
         let responder: Responder
@@ -68,7 +70,7 @@ public struct Router: Sendable {
                         let names = segments.compactMap { segment -> String? in
                             if case .parameter(let name) = segment { name } else { nil }
                         }
-                        endpoints[entry.route.method] = Endpoint(order: entry.order, parameterNames: names,
+                        endpoints[entry.route.method] = Endpoint(order: entry.order, pattern: entry.route.pattern, parameterNames: names,
                                                                  responder: entry.route.responder)
                     }
                     continue
@@ -119,6 +121,7 @@ public struct Router: Sendable {
             var parameters: [String: String] = [:]
             for (name, value) in zip(endpoint.parameterNames, match.values) { parameters[name] = String(value) }
             request.parameters = parameters
+            context[MatchedRoute.Key.self]?.set(endpoint.pattern)
             return try endpoint.responder(request, context)
         }
         if best.isEmpty { throw HTTPError.notFound("No route for \(request.path).") }

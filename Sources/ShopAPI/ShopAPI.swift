@@ -1,15 +1,21 @@
 import Crypto
 import Foundation
 import HTTP
+import Metrics
 import ShopCore
 
 /// The HTTP face of the shop: every route under its middleware, ready to hand to `HTTP.Server`.
 public struct ShopAPI: Sendable {
     public let router: Router
     public let responder: Responder
+    /// What `GET /metrics` shows (on its own port, see `MetricsEndpoint`).
+    public let metrics: ShopMetrics
 
     /// `documentPath`: the OpenAPI document served at `/openapi.json`.
-    public init(shop: Shop, documentPath: String = "openapi.json") {
+    public init(shop: Shop, documentPath: String = "openapi.json", metrics: MetricsRegistry = MetricsRegistry()) {
+        let shopMetrics = ShopMetrics(registry: metrics)
+        self.metrics = shopMetrics
+        let counting = MetricsMiddleware(registry: metrics)
         let routes = Routes()
         let logger = shop.logger
         let random = shop.random
@@ -18,7 +24,10 @@ public struct ShopAPI: Sendable {
             logger.info("request", ["method": request.method, "path": request.path, "status": String(response.status.code),
                                     "ms": String(format: "%.1f", ms), "id": id, "ip": request.clientAddress])
         }
-        let errors = ErrorMiddleware(map: ErrorMapping.map) { error, request, context in
+        let errors = ErrorMiddleware(map: { error in
+            shopMetrics.databaseError(error)
+            return ErrorMapping.map(error)
+        }) { error, request, context in
             logger.error("unhandled error", ["id": context.requestID, "path": request.path, "error": String(describing: error)])
         }
         let root = routes.group("")
@@ -33,8 +42,8 @@ public struct ShopAPI: Sendable {
         CatalogController(catalog: shop.catalog).register(api, personalised: personalised)
         CartController(carts: shop.carts).register(signedIn)
         AddressController(addresses: shop.addresses).register(signedIn)
-        OrderController(orders: shop.orders).register(signedIn)
-        PaymentController(payments: shop.payments).register(public: api, signedIn: signedIn)
+        OrderController(orders: shop.orders, metrics: shopMetrics).register(signedIn)
+        PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
         ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)
         if shop.config.app.env == .development {
@@ -42,7 +51,7 @@ public struct ShopAPI: Sendable {
         }
         let router = Router(routes)
         self.router = router
-        self.responder = [requestID, errors].wrapping { request, context in
+        self.responder = [requestID, counting, errors].wrapping { request, context in
             try router.respond(to: request, context: context)
         }
     }

@@ -8,13 +8,16 @@ import Synchronization
 public final class BackgroundSweeper: Sendable {
     private let shop: Shop
     private let logger: Logger
+    /// Told after every sweep whether it succeeded (the metrics count runs).
+    private let onRun: (@Sendable (_ succeeded: Bool) -> Void)?
     private let queue = DispatchQueue(label: "shop.background-sweeper")
     /// Set by `start`, cleared by `stop`, which may run on other threads than the sweeps.
     private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
 
-    public init(shop: Shop, logger: Logger) {
+    public init(shop: Shop, logger: Logger, onRun: (@Sendable (_ succeeded: Bool) -> Void)? = nil) {
         self.shop = shop
         self.logger = logger
+        self.onRun = onRun
     }
 
     /// Sweeps now, then every `interval` seconds.
@@ -47,8 +50,10 @@ public final class BackgroundSweeper: Sendable {
             try shop.accounts.purgeSpentRecords()
             try shop.catalog.purgeSearchLog()
             try shop.articles.purgeViewLog()
+            onRun?(true)
         } catch {
             logger.error("background sweep failed", ["error": String(describing: error)])
+            onRun?(false)
         }
     }
 }

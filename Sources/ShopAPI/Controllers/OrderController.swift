@@ -4,6 +4,7 @@ import ShopCore
 /// `/orders`: checkout with an idempotency key, the order list, detail, cancel and confirm receipt.
 struct OrderController {
     let orders: OrderService
+    let metrics: ShopMetrics
 
     /// `{"address_id", "note"?}` checks out the selected cart lines; with `items` it is "buy now".
     /// Prices, status and owner never come from the client.
@@ -35,6 +36,7 @@ struct OrderController {
             CheckoutRequest(addressID: body.addressID, note: body.note,
                             items: body.items?.map { .init(skuID: $0.skuID, quantity: $0.quantity) }),
             idempotencyKey: key, for: user)
+        if !result.replayed { metrics.orderPlaced() }
         return try .json(OrderResponse(result.order), status: result.replayed ? .ok : .created)
     }
 

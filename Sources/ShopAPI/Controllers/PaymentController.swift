@@ -4,6 +4,7 @@ import ShopCore
 /// Starting a payment (signed in) and the providers' webhook (the signature is the authentication).
 struct PaymentController {
     let payments: PaymentService
+    let metrics: ShopMetrics
 
     struct StartRequest: Decodable {
         let provider: PaymentProvider
@@ -27,7 +28,14 @@ struct PaymentController {
     func start(_ request: Request, _ context: Context) throws -> Response {
         let order = OrderID(try request.idParameter())
         let body = try request.decode(StartRequest.self)
-        let intent = try payments.start(order, provider: body.provider, for: try context.user())
+        let intent: PaymentIntent
+        do {
+            intent = try payments.start(order, provider: body.provider, for: try context.user())
+        } catch {
+            metrics.payment(body.provider.rawValue, "start_failed")
+            throw error
+        }
+        metrics.payment(body.provider.rawValue, "started")
         return try .json(IntentResponse(paymentID: intent.paymentID, provider: intent.provider, amountCents: intent.amountCents,
                                         payParams: intent.payParams), status: .created)
     }
@@ -36,7 +44,16 @@ struct PaymentController {
     func webhook(_ request: Request, _ context: Context) throws -> Response {
         var headers: [String: String] = [:]
         for (name, value) in request.headers where headers[name.lowercased()] == nil { headers[name.lowercased()] = value }
-        switch try payments.receive(provider: try request.parameter("provider"), headers: headers, body: request.body) {
+        let provider = try request.parameter("provider")
+        let acknowledgement: WebhookAcknowledgement
+        do {
+            acknowledgement = try payments.receive(provider: provider, headers: headers, body: request.body)
+        } catch {
+            metrics.payment(provider, "notify_rejected")
+            throw error
+        }
+        metrics.payment(provider, "notified")
+        switch acknowledgement {
         case .mockpay: return try .json(Received(received: true))
         case .wechatpay: return .text(PaymentService.wechatSuccessReply, contentType: "application/xml; charset=utf-8")
         case .alipay: return .text("success")

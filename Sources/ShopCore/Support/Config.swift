@@ -18,6 +18,10 @@ public struct Config: Sendable {
         public var requestTimeoutSeconds = 10
         /// Comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed.
         public var trustedProxies = ""
+        /// Where `GET /metrics` (Prometheus text) is served: loopback by default, apart from the API.
+        public var metricsHost = "127.0.0.1"
+        /// 0 turns the metrics endpoint off.
+        public var metricsPort = 9464
     }
 
     public struct Database: Sendable {

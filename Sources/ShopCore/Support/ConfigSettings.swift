@@ -17,6 +17,8 @@ extension Config {
         .int("server.idle_timeout_seconds", \.server.idleTimeoutSeconds, 1...3_600),
         .int("server.request_timeout_seconds", \.server.requestTimeoutSeconds, 1...3_600),
         .addresses("server.trusted_proxies", \.server.trustedProxies),
+        .string("server.metrics_host", \.server.metricsHost),
+        .int("server.metrics_port", \.server.metricsPort, 0...65_535),
         .databaseURL("database.url", \.database.url),
         .int("database.pool_size", \.database.poolSize, 1...1_000),
         .string("database.path", \.database.path),

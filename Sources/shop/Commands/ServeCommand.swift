@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTP
+import Metrics
 import ShopAPI
 import ShopCore
 
@@ -44,7 +45,7 @@ struct ServeCommand: Command {
                            ["server.host": config.server.host])
         }
         let shop = try ShopEnvironment.openShop(config, logger: logger)
-        let api = ShopAPI(shop: shop)
+        let api = ShopAPI(shop: shop, metrics: MetricsRegistry())
         let trustedProxies: TrustedProxies
         do {
             trustedProxies = try TrustedProxies(parsing: config.server.trustedProxies)
@@ -58,13 +59,16 @@ struct ServeCommand: Command {
             requestTimeoutSeconds: config.server.requestTimeoutSeconds, trustedProxies: trustedProxies),
             responder: api.responder)
         try server.start()
-        let sweeper = BackgroundSweeper(shop: shop, logger: logger)
+        let metricsServer = MetricsEndpoint.start(config, registry: api.metrics.registry, logger: logger)
+        let sweeper = BackgroundSweeper(shop: shop, logger: logger, onRun: { [metrics = api.metrics] in metrics.sweeperRun(succeeded: $0) })
         sweeper.start()
         logger.info("serving", ["address": "http://\(config.server.host):\(server.port)", "env": config.app.env.rawValue,
-                                "threads": String(config.server.threads)])
+                                "threads": String(config.server.threads),
+                                "metrics": metricsServer.map { "http://\(config.server.metricsHost):\($0.port)/metrics" } ?? "off"])
         ShutdownSignals.wait { signal in
             logger.info("shutting down", ["signal": signal])
             server.stop(grace: 30)
+            metricsServer?.stop(grace: 1)
             sweeper.stop()
             shop.catalog.flushSearches()
             logger.info("stopped")

@@ -1,0 +1,186 @@
+import Synchronization
+
+/// Counters and histograms with labels, rendered in the Prometheus text exposition format 0.0.4.
+///
+/// Families are declared up front (name, help, label names) and then observed from any thread;
+/// one `Mutex` guards every value, which is cheap next to a request. Label values are the caller's
+/// business: keep them to a bounded set (a route pattern, never a raw path).
+public final class MetricsRegistry: Sendable {
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Families in the order declared, so the exposition is stable.
+        var order: [String] = []
+        var families: [String: Family] = [:]
+    }
+
+    private struct Family {
+        let help: String
+        let labelNames: [String]
+        let buckets: [Double]?
+        /// Series by their label values, in the order first observed.
+        var seriesOrder: [[String]] = []
+        var series: [[String]: Series] = [:]
+    }
+
+    private struct Series {
+        var value: Double = 0
+        /// Per bucket (not cumulative); the last slot is `+Inf`.
+        var bucketCounts: [UInt64] = []
+        var count: UInt64 = 0
+    }
+
+    /// Seconds: 5 ms to 10 s, the usual spread of an HTTP request.
+    public static let defaultBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    public init() {}
+
+    /// A monotonically increasing counter family; by convention its name ends in `_total`.
+    public func counter(_ name: String, help: String, labels: [String] = []) -> Counter {
+        declare(name, help: help, labels: labels, buckets: nil)
+        return Counter(registry: self, name: name)
+    }
+
+    /// A histogram family with upper bounds `buckets` (sorted, `+Inf` implied).
+    public func histogram(_ name: String, help: String, labels: [String] = [],
+                          buckets: [Double] = MetricsRegistry.defaultBuckets) -> Histogram {
+        declare(name, help: help, labels: labels, buckets: buckets.sorted())
+        return Histogram(registry: self, name: name)
+    }
+
+    private func declare(_ name: String, help: String, labels: [String], buckets: [Double]?) {
+        state.withLock { state in
+            guard state.families[name] == nil else { return }
+            state.order.append(name)
+            state.families[name] = Family(help: help, labelNames: labels, buckets: buckets)
+        }
+    }
+
+    fileprivate func add(_ name: String, _ labels: [String], _ amount: Double) {
+        state.withLock { state in
+            guard var family = state.families[name], labels.count == family.labelNames.count else { return }
+            state.families[name] = nil
+            if family.series[labels] == nil { family.seriesOrder.append(labels) }
+            family.series[labels, default: Series()].value += amount
+            state.families[name] = family
+        }
+    }
+
+    fileprivate func observe(_ name: String, _ labels: [String], _ value: Double) {
+        state.withLock { state in
+            guard var family = state.families[name], let buckets = family.buckets,
+                  labels.count == family.labelNames.count else { return }
+            state.families[name] = nil
+            if family.series[labels] == nil {
+                family.seriesOrder.append(labels)
+                family.series[labels] = Series(bucketCounts: Array(repeating: 0, count: buckets.count + 1))
+            }
+            let slot = buckets.firstIndex { value <= $0 } ?? buckets.count
+            family.series[labels]!.bucketCounts[slot] += 1
+            family.series[labels]!.count += 1
+            family.series[labels]!.value += value
+            state.families[name] = family
+        }
+    }
+
+    /// The current value of one counter series (0 when never incremented): for tests.
+    public func value(_ name: String, _ labels: [String] = []) -> Double {
+        state.withLock { $0.families[name]?.series[labels]?.value ?? 0 }
+    }
+
+    /// The number of observations of one histogram series: for tests.
+    public func count(_ name: String, _ labels: [String] = []) -> UInt64 {
+        state.withLock { $0.families[name]?.series[labels]?.count ?? 0 }
+    }
+
+    /// Every family in the text exposition format 0.0.4
+    /// (`Content-Type: text/plain; version=0.0.4`).
+    public func exposition() -> String {
+        state.withLock { state in
+            var out = ""
+            for name in state.order {
+                guard let family = state.families[name] else { continue }
+                out += "# HELP \(name) \(Self.escapeHelp(family.help))\n"
+                out += "# TYPE \(name) \(family.buckets == nil ? "counter" : "histogram")\n"
+                for labels in family.seriesOrder {
+                    guard let series = family.series[labels] else { continue }
+                    let pairs = zip(family.labelNames, labels).map { ($0, $1) }
+                    guard let buckets = family.buckets else {
+                        out += "\(name)\(Self.labelText(pairs)) \(Self.number(series.value))\n"
+                        continue
+                    }
+                    var cumulative: UInt64 = 0
+                    for (index, bound) in (buckets + [.infinity]).enumerated() {
+                        cumulative += series.bucketCounts[index]
+                        out += "\(name)_bucket\(Self.labelText(pairs + [("le", Self.number(bound))])) \(cumulative)\n"
+                    }
+                    out += "\(name)_sum\(Self.labelText(pairs)) \(Self.number(series.value))\n"
+                    out += "\(name)_count\(Self.labelText(pairs)) \(series.count)\n"
+                }
+            }
+            return out
+        }
+    }
+
+    static func labelText(_ pairs: [(String, String)]) -> String {
+        pairs.isEmpty ? "" : "{" + pairs.map { "\($0)=\"\(escapeLabel($1))\"" }.joined(separator: ",") + "}"
+    }
+
+    /// Label values escape `\`, `"` and newline.
+    static func escapeLabel(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Help text escapes `\` and newline.
+    static func escapeHelp(_ value: String) -> String {
+        value.replacingAll("\\", with: "\\\\").replacingAll("\n", with: "\\n")
+    }
+
+    /// Go's float formatting as Prometheus expects it: `+Inf`, integers without a fraction.
+    static func number(_ value: Double) -> String {
+        if value == .infinity { return "+Inf" }
+        if value == -.infinity { return "-Inf" }
+        if value.isNaN { return "NaN" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}
+
+extension String {
+    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for character in self {
+            if character == target { out += replacement } else { out.append(character) }
+        }
+        return out
+    }
+}
+
+/// A handle on one counter family; `inc` with one value per label name, in order.
+public struct Counter: Sendable {
+    let registry: MetricsRegistry
+    public let name: String
+
+    public func inc(_ labels: [String] = [], by amount: Double = 1) {
+        registry.add(name, labels, amount)
+    }
+}
+
+/// A handle on one histogram family; `observe` with one value per label name, in order.
+public struct Histogram: Sendable {
+    let registry: MetricsRegistry
+    public let name: String
+
+    public func observe(_ value: Double, _ labels: [String] = []) {
+        registry.observe(name, labels, value)
+    }
+}

@@ -1,0 +1,53 @@
+import Metrics
+import SQL
+import ShopCore
+
+/// The shop's own counters beside the HTTP ones, counted where the API sees the outcome so
+/// ShopCore stays free of metrics: orders placed, payments by provider and result, sweeper
+/// runs and database errors that reached a request.
+public struct ShopMetrics: Sendable {
+    public let registry: MetricsRegistry
+    let ordersPlaced: Counter
+    let payments: Counter
+    let sweeperRuns: Counter
+    let databaseErrors: Counter
+
+    public init(registry: MetricsRegistry) {
+        self.registry = registry
+        ordersPlaced = registry.counter("shop_orders_placed_total", help: "Orders placed (idempotent replays not counted).")
+        payments = registry.counter("shop_payments_total",
+                                    help: "Payment attempts started and provider notifications, by provider and result.",
+                                    labels: ["provider", "result"])
+        sweeperRuns = registry.counter("shop_sweeper_runs_total", help: "Background sweeper runs, by result.",
+                                       labels: ["result"])
+        databaseErrors = registry.counter("shop_database_errors_total",
+                                          help: "Database errors that reached a request, by kind.", labels: ["kind"])
+    }
+
+    /// A checkout that made a new order.
+    func orderPlaced() { ordersPlaced.inc() }
+
+    /// `result`: `started`, `start_failed`, `notified` or `notify_rejected`. A provider name
+    /// the shop does not know counts as `unknown`.
+    func payment(_ provider: String, _ result: String) {
+        payments.inc([PaymentProvider(rawValue: provider)?.rawValue ?? "unknown", result])
+    }
+
+    /// One background sweep, `ok` or `failed`: hand this to `BackgroundSweeper(onRun:)`.
+    public func sweeperRun(succeeded: Bool) { sweeperRuns.inc([succeeded ? "ok" : "failed"]) }
+
+    /// Counts `error` when it is a database engine's error.
+    func databaseError(_ error: any Error) {
+        guard let error = error as? any SQLError else { return }
+        let kind = switch error.kind {
+        case .uniqueViolation: "unique_violation"
+        case .checkViolation: "check_violation"
+        case .foreignKeyViolation: "foreign_key_violation"
+        case .notNullViolation: "not_null_violation"
+        case .transient: "transient"
+        case .connectionLost: "connection_lost"
+        case .other: "other"
+        }
+        databaseErrors.inc([kind])
+    }
+}
