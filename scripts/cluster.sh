@@ -60,12 +60,13 @@ start() {
             continue
         fi
         SHOP_SERVER_PORT="$node_port" \
+        SHOP_SERVER_METRICS_PORT=$((9464 + i)) \
         SHOP_SERVER_TRUSTED_PROXIES=127.0.0.1 \
         SHOP_VERIFICATION_SENDER=file \
         SHOP_VERIFICATION_FILE_PATH="$dir/codes.jsonl" \
             setsid "$shop" serve >>"$dir/node$i.log" 2>&1 </dev/null &
         echo $! >"$dir/node$i.pid"
-        echo "node$i: started (pid $!, :$node_port, log $dir/node$i.log)"
+        echo "node$i: started (pid $!, :$node_port, metrics :$((9464 + i)), log $dir/node$i.log)"
     done
     for i in $(seq 1 "$nodes"); do
         wait_for $((port + i)) /readyz 60 || { echo "cluster.sh: node$i is not ready; see $dir/node$i.log" >&2; exit 1; }
