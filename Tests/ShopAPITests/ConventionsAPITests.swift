@@ -99,4 +99,18 @@ struct ConventionsAPITests {
         #expect(ready.status == 200)
         #expect(ready.json["status"] as? String == "ok")
     }
+
+    /// After SIGTERM `shop serve` drains: `/readyz` turns 503 so a load balancer stops sending,
+    /// while every other route keeps answering.
+    @Test func readinessSaysDrainingOnceDrainingWhileOtherRoutesStillServe() throws {
+        let app = try TestAPI()
+        #expect(!app.shop.isDraining)
+        app.shop.startDraining()
+        #expect(app.shop.isDraining)
+        let ready = try app.send("GET", "/readyz")
+        #expect(ready.status == 503)
+        #expect(ready.json["status"] as? String == "draining")
+        #expect(try app.send("GET", "/healthz").status == 200)
+        #expect(try app.send("GET", "/api/v1/products").status == 200)
+    }
 }

@@ -18,6 +18,9 @@ public struct Config: Sendable {
         public var requestTimeoutSeconds = 10
         /// Comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed.
         public var trustedProxies = ""
+        /// After SIGTERM/SIGINT, how long `/readyz` says 503 `draining` while requests are still
+        /// served, so a load balancer notices before the server stops accepting.
+        public var drainSeconds = 5
     }
 
     public struct Database: Sendable {

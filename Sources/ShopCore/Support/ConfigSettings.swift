@@ -17,6 +17,7 @@ extension Config {
         .int("server.idle_timeout_seconds", \.server.idleTimeoutSeconds, 1...3_600),
         .int("server.request_timeout_seconds", \.server.requestTimeoutSeconds, 1...3_600),
         .addresses("server.trusted_proxies", \.server.trustedProxies),
+        .int("server.drain_seconds", \.server.drainSeconds, 0...300),
         .databaseURL("database.url", \.database.url),
         .int("database.pool_size", \.database.poolSize, 1...1_000),
         .string("database.path", \.database.path),
