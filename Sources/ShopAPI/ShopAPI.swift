@@ -18,7 +18,13 @@ public struct ShopAPI: Sendable {
             logger.info("request", ["method": request.method, "path": request.path, "status": String(response.status.code),
                                     "ms": String(format: "%.1f", ms), "id": id, "ip": request.clientAddress])
         }
-        let errors = ErrorMiddleware(map: ErrorMapping.map) { error, request, context in
+        let errors = ErrorMiddleware(map: { error in
+            let mapped = ErrorMapping.map(error)
+            if mapped?.code == ErrorMapping.databaseUnavailable {
+                logger.warning("database unavailable", ["error": String(describing: error)])
+            }
+            return mapped
+        }) { error, request, context in
             logger.error("unhandled error", ["id": context.requestID, "path": request.path, "error": String(describing: error)])
         }
         let root = routes.group("")
