@@ -87,6 +87,7 @@ public struct Config: Sendable {
         public enum Environment: String, Sendable { case development, production }
         public var env = Environment.development
         public var logLevel = Logger.Level.info
+        public var logFormat = Logger.Format.text
     }
 
     public struct Catalog: Sendable {

@@ -33,7 +33,7 @@ struct ConfigTests {
         "payments.mockpay_enabled": "false", "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
         "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
         "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
-        "app.env": "production", "app.log_level": "debug",
+        "app.env": "production", "app.log_level": "debug", "app.log_format": "json",
         "catalog.import_max_bytes": "1000",
         "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告",
     ]
