@@ -74,6 +74,8 @@ class Shop:
             "SHOP_VERIFICATION_FILE_PATH": os.path.join(self.dir, "codes.jsonl"),
             "SHOP_SERVER_PORT": str(self.port),
             "SHOP_SERVER_METRICS_PORT": str(self.metrics_port),
+            # no load balancer in front of a lab shop: stop at once on SIGTERM
+            "SHOP_SERVER_DRAIN_SECONDS": "0",
             "SHOP_APP_LOG_LEVEL": "warning",
             "SHOP_AUTH_ARGON2_MEMORY_KIB": "1024",
             "SHOP_AUTH_ARGON2_ITERATIONS": "1",

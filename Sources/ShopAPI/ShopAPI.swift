@@ -26,7 +26,11 @@ public struct ShopAPI: Sendable {
         }
         let errors = ErrorMiddleware(map: { error in
             shopMetrics.databaseError(error)
-            return ErrorMapping.map(error)
+            let mapped = ErrorMapping.map(error)
+            if mapped?.code == ErrorMapping.databaseUnavailable {
+                logger.warning("database unavailable", ["error": String(describing: error)])
+            }
+            return mapped
         }) { error, request, context in
             logger.error("unhandled error", ["id": context.requestID, "path": request.path, "error": String(describing: error)])
         }

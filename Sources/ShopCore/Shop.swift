@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SQL
+import Synchronization
 
 /// The composition root of the shop's domain: the database, settings, time, randomness and
 /// every service, built once and shared by the HTTP API and the command line.
@@ -24,6 +25,8 @@ public final class Shop: Sendable {
     public let articleImporter: ArticleImporter
     public let demoAuthors: DemoAuthorSeeder
     public let demo: DemoShopSeeder
+    /// Set once `shop serve` has been told to stop: `/readyz` then says so while requests are still served.
+    private let draining = Mutex(false)
 
     /// `codeSender` defaults to the one `verification.sender` names.
     public init(pool: any Database, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
@@ -66,6 +69,15 @@ public final class Shop: Sendable {
             return WebhookCodeSender(url: url, logger: logger)
         }
     }
+
+    /// Marks the shop as about to stop: `/readyz` answers 503 from now on, so a load balancer
+    /// stops sending new requests while those already on their way are still served.
+    public func startDraining() {
+        draining.withLock { $0 = true }
+    }
+
+    /// Whether `startDraining` has been called.
+    public var isDraining: Bool { draining.withLock { $0 } }
 
     /// Migrations applied unchanged and the database answering: what `/readyz` reports.
     public func isReady() -> Bool {

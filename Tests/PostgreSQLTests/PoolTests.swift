@@ -202,3 +202,16 @@ struct PoolTests {
         }
     }
 }
+
+/// Needs no server: a connection refused (nothing listens on port 1) is the engine-neutral
+/// `.connectionLost`, which the API answers with 503 `database_unavailable`.
+@Suite("PostgreSQL pool: server unreachable")
+struct UnreachablePoolTests {
+    @Test func aRefusedConnectionIsConnectionLost() {
+        let error = #expect(throws: PostgreSQLError.self) {
+            _ = try Pool(url: "postgresql://postgres@127.0.0.1:1/shop_test?connect_timeout=2", size: 1)
+        }
+        #expect(error?.kind == .connectionLost)
+        #expect(error?.sqlstate == nil)
+    }
+}

@@ -1,5 +1,7 @@
 import Foundation
 import HTTP
+import ShopAPI
+import ShopCore
 import ShopTestSupport
 import Testing
 
@@ -98,5 +100,38 @@ struct ConventionsAPITests {
         let ready = try app.send("GET", "/readyz")
         #expect(ready.status == 200)
         #expect(ready.json["status"] as? String == "ok")
+    }
+
+    /// With `app.log_format` json the access log is one JSON object per request, carrying the request id.
+    @Test func theAccessLogInJSONCarriesTheRequestID() throws {
+        let app = try TestAPI()
+        let lines = Outcomes<String>()
+        let logger = Logger(minimumLevel: .info, format: .json) { lines.record($0) }
+        let shop = try Shop(pool: app.shop.pool, config: app.testShop.config, logger: logger,
+                            migrator: app.shop.migrator, codeSender: app.sender)
+        let response = try ShopAPI(shop: shop).responder(
+            Request(method: "GET", path: "/healthz", headers: Headers([("X-Request-Id", "json-log-1")])), Context())
+        #expect(response.status.code == 200)
+        let access = try #require(lines.all.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.first { $0["message"] as? String == "request" })
+        #expect(access["id"] as? String == "json-log-1")
+        #expect(access["path"] as? String == "/healthz")
+        #expect(access["status"] as? String == "200")
+        #expect(access["level"] as? String == "info")
+    }
+
+    /// After SIGTERM `shop serve` drains: `/readyz` turns 503 so a load balancer stops sending,
+    /// while every other route keeps answering.
+    @Test func readinessSaysDrainingOnceDrainingWhileOtherRoutesStillServe() throws {
+        let app = try TestAPI()
+        #expect(!app.shop.isDraining)
+        app.shop.startDraining()
+        #expect(app.shop.isDraining)
+        let ready = try app.send("GET", "/readyz")
+        #expect(ready.status == 503)
+        #expect(ready.json["status"] as? String == "draining")
+        #expect(try app.send("GET", "/healthz").status == 200)
+        #expect(try app.send("GET", "/api/v1/products").status == 200)
     }
 }

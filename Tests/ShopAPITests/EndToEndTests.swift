@@ -46,6 +46,23 @@ struct EndToEndTests {
         #expect((anonymous.json["error"] as? [String: Any])?["code"] as? String == "unauthorized")
     }
 
+    @Test func aDrainingServerSaysSoOnReadyzAndStillServes() async throws {
+        let app = try TestAPI()
+        let server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 2), responder: app.api.responder)
+        try server.start()
+        defer { server.stop(grace: 5) }
+        let base = "http://127.0.0.1:\(server.port)"
+        #expect(try await send(URLRequest(url: URL(string: base + "/readyz")!)).status == 200)
+        app.shop.startDraining()
+        let ready = try await send(URLRequest(url: URL(string: base + "/readyz")!))
+        #expect(ready.status == 503)
+        #expect(ready.json["status"] as? String == "draining")
+        #expect(try await send(URLRequest(url: URL(string: base + "/healthz")!)).status == 200)
+        let products = try await send(URLRequest(url: URL(string: base + "/api/v1/products")!))
+        #expect(products.status == 200)
+        #expect(products.json["items"] != nil)
+    }
+
     struct Answer {
         let status: Int
         let headers: [String: String]

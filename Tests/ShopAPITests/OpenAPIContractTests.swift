@@ -9,7 +9,7 @@ import Testing
 @Suite("OpenAPI contract")
 struct OpenAPIContractTests {
     static let methods = ["get", "put", "post", "delete", "options", "patch", "trace"]
-    /// Non-2xx answers that are a status report, not an error: `/readyz` says 503 `{"status": "unavailable"}`.
+    /// Non-2xx answers that are a status report, not an error: `/readyz` says 503 `{"status": "unavailable"}` or `{"status": "draining"}`.
     static let statusReports: Set<String> = ["GET /readyz 503"]
 
     struct Operation: Hashable, CustomStringConvertible {

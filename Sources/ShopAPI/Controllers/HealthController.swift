@@ -1,7 +1,7 @@
 import HTTP
 import ShopCore
 
-/// `/healthz` (the process answers) and `/readyz` (migrated and the database answers).
+/// `/healthz` (the process answers) and `/readyz` (migrated, the database answers, not draining).
 struct HealthController {
     let shop: Shop
 
@@ -16,9 +16,11 @@ struct HealthController {
         try .json(HealthResponse(status: "ok"))
     }
 
-    /// 200 once migrations are applied and the database answers, else 503.
+    /// 200 once migrations are applied and the database answers, else 503 `unavailable`; 503
+    /// `draining` once the server has been told to stop, while it still serves for a short grace.
     func ready(_ request: Request, _ context: Context) throws -> Response {
-        shop.isReady() ? try .json(HealthResponse(status: "ok"))
-                       : try .json(HealthResponse(status: "unavailable"), status: .serviceUnavailable)
+        if shop.isDraining { return try .json(HealthResponse(status: "draining"), status: .serviceUnavailable) }
+        return shop.isReady() ? try .json(HealthResponse(status: "ok"))
+                              : try .json(HealthResponse(status: "unavailable"), status: .serviceUnavailable)
     }
 }

@@ -22,6 +22,9 @@ public struct Config: Sendable {
         public var metricsHost = "127.0.0.1"
         /// 0 turns the metrics endpoint off.
         public var metricsPort = 9464
+        /// After SIGTERM/SIGINT, how long `/readyz` says 503 `draining` while requests are still
+        /// served, so a load balancer notices before the server stops accepting.
+        public var drainSeconds = 5
     }
 
     public struct Database: Sendable {
@@ -88,6 +91,7 @@ public struct Config: Sendable {
         public enum Environment: String, Sendable { case development, production }
         public var env = Environment.development
         public var logLevel = Logger.Level.info
+        public var logFormat = Logger.Format.text
     }
 
     public struct Catalog: Sendable {

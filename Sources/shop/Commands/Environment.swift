@@ -53,6 +53,6 @@ enum ShopEnvironment {
     }
 
     static func logger(_ config: Config) -> Logger {
-        Logger(minimumLevel: config.app.logLevel)
+        Logger(minimumLevel: config.app.logLevel, format: config.app.logFormat)
     }
 }

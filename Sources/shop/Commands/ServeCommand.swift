@@ -5,7 +5,7 @@ import Metrics
 import ShopAPI
 import ShopCore
 
-/// `shop serve`: migrates, then serves the API until SIGINT/SIGTERM.
+/// `shop serve`: migrates, then serves the API until SIGINT/SIGTERM, then drains and stops.
 struct ServeCommand: Command {
     let path = ["serve"]
     let valuedOptions: Set<String> = ["port", "env"]
@@ -14,7 +14,9 @@ struct ServeCommand: Command {
         Usage: shop serve [--port N] [--env development|production] [--config PATH]
 
         Applies pending migrations, then serves the API on server.host:server.port. On SIGINT or
-        SIGTERM it stops accepting, finishes in-flight requests and exits 0. In production it
+        SIGTERM it first drains: GET /readyz answers 503 "draining" while every request is still
+        served for server.drain_seconds; then it stops accepting, finishes in-flight requests and
+        exits 0. In production it
         refuses to start while a secret is short or still has its development value, while codes
         would go to the log or a file, or while the SMS webhook is not https://.
         """
@@ -65,8 +67,12 @@ struct ServeCommand: Command {
         logger.info("serving", ["address": "http://\(config.server.host):\(server.port)", "env": config.app.env.rawValue,
                                 "threads": String(config.server.threads),
                                 "metrics": metricsServer.map { "http://\(config.server.metricsHost):\($0.port)/metrics" } ?? "off"])
+        let drainSeconds = config.server.drainSeconds
         ShutdownSignals.wait { signal in
-            logger.info("shutting down", ["signal": signal])
+            shop.startDraining()
+            logger.info("draining", ["signal": signal, "seconds": String(drainSeconds)])
+            Thread.sleep(forTimeInterval: TimeInterval(drainSeconds))
+            logger.info("shutting down")
             server.stop(grace: 30)
             metricsServer?.stop(grace: 1)
             sweeper.stop()

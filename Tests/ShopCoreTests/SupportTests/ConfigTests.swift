@@ -19,7 +19,7 @@ struct ConfigTests {
         "server.host": "0.0.0.0", "server.port": "9000", "server.threads": "3", "server.max_connections": "10",
         "server.max_connections_per_ip": "5", "server.max_body_bytes": "2048", "server.idle_timeout_seconds": "7",
         "server.request_timeout_seconds": "4", "server.trusted_proxies": "10.0.0.1, 192.168.0.0/16, fd00::/8",
-        "server.metrics_host": "0.0.0.0", "server.metrics_port": "9100",
+        "server.metrics_host": "0.0.0.0", "server.metrics_port": "9100", "server.drain_seconds": "0",
         "database.url": "postgresql://shop@db.example:5432/shop", "database.pool_size": "20", "database.path": "/tmp/x.sqlite", "database.migrations_path": "/opt/migrations", "database.readers": "2",
         "cart.max_items": "50",
         "verification.sender": "file", "verification.file_path": "/tmp/codes.jsonl",
@@ -33,7 +33,7 @@ struct ConfigTests {
         "payments.mockpay_enabled": "false", "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
         "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
         "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
-        "app.env": "production", "app.log_level": "debug",
+        "app.env": "production", "app.log_level": "debug", "app.log_format": "json",
         "catalog.import_max_bytes": "1000",
         "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告",
     ]

@@ -56,6 +56,39 @@ struct LoggerTests {
         #expect(lines.all.map { $0.split(separator: " ")[1] } == ["DEBUG", "INFO", "WARN", "ERROR"])
     }
 
+    @Test func theJSONFormatWritesOneObjectPerLineWithTimeLevelMessageAndFields() throws {
+        let lines = Lines()
+        let logger = Logger(minimumLevel: .debug, format: .json) { lines.record($0) }
+        let tricky = "送到\n前台 \"quoted\" back\\slash\ttab\u{7}bell\u{2028}"
+        logger.warning("order paid", ["id": "c9c5aa71d5f7d9ce", "note": tricky, "empty": "", "level": "shadowed"])
+        let line = try #require(lines.all.first)
+        #expect(lines.all.count == 1)
+        #expect(!line.contains("\n") && !line.contains("\r") && !line.contains("\u{2028}"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "warning")
+        #expect(object["message"] as? String == "order paid")
+        #expect(object["id"] as? String == "c9c5aa71d5f7d9ce")
+        #expect(object["note"] as? String == tricky)
+        #expect(object["empty"] as? String == "")
+        #expect(object["level_"] as? String == "shadowed")
+        #expect(Set(object.keys) == ["time", "level", "message", "id", "note", "empty", "level_"])
+        #expect(ISO8601DateFormatter().date(from: try #require(object["time"] as? String)) != nil)
+        // Keys in a fixed order: time, level, message, then the fields as given.
+        #expect(line.hasPrefix(#"{"time":""#))
+        let order = try ["\"level\":", "\"message\":", "\"id\":", "\"note\":", "\"empty\":", "\"level_\":"]
+            .map { try #require(line.range(of: $0)).lowerBound }
+        #expect(order == order.sorted())
+    }
+
+    @Test func theJSONFormatKeepsTheMinimumLevel() {
+        let lines = Lines()
+        let logger = Logger(minimumLevel: .warning, format: .json) { lines.record($0) }
+        logger.info("dropped")
+        logger.error("kept")
+        #expect(lines.all.count == 1)
+        #expect(lines.all.first?.contains(#""level":"error""#) == true)
+    }
+
     @Test func levelsAreOrdered() {
         #expect(Logger.Level.debug < .info && Logger.Level.info < .warning && Logger.Level.warning < .error)
     }
