@@ -106,28 +106,12 @@ public struct Logger: Sendable {
         return out + "\""
     }
 
-    /// Values with spaces, quotes or control characters are quoted so one event stays one line.
+    /// Values with spaces, quotes or control characters are quoted (as JSON strings are) so one
+    /// event stays one line.
     static func quoted(_ value: String) -> String {
         let plain = !value.isEmpty && value.unicodeScalars.allSatisfy {
             $0.value > 0x20 && $0 != "\"" && $0 != "\\" && $0.value != 0x7f
         }
-        if plain { return value }
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        return plain ? value : jsonString(value)
     }
 }
