@@ -39,11 +39,13 @@ let package = Package(
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
         .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics"]),
 
+        // Threads released together and a locked box, shared by the engine and HTTP test targets.
+        .target(name: "ThreadTestSupport", path: "Tests/ThreadTestSupport"),
         .testTarget(name: "SQLTests", dependencies: ["SQL"]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite"]),
-        .testTarget(name: "PostgreSQLTests", dependencies: ["SQL", "PostgreSQL"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite", "ThreadTestSupport"]),
+        .testTarget(name: "PostgreSQLTests", dependencies: ["SQL", "PostgreSQL", "ThreadTestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Metrics"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Metrics", "ThreadTestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
         .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadTestSupport
 import HTTP
 import Testing
 #if canImport(Glibc)

@@ -1,24 +1,9 @@
 import Foundation
+import ThreadTestSupport
 import HTTP
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A value shared between threads behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    var current: Value { withLock { $0 } }
-}
 
 /// Starts a real server on 127.0.0.1, port 0, runs `body`, then stops it.
 func withServer<T>(options: ServerOptions = ServerOptions(host: "127.0.0.1", port: 0),
@@ -36,23 +21,6 @@ func withServer<T>(router: Router, options: ServerOptions = ServerOptions(host: 
                    middleware: [any Middleware] = [], _ body: (Server) throws -> T) throws -> T {
     try withServer(options: options,
                    responder: middleware.wrapping { request, context in try router.respond(to: request, context: context) }, body)
-}
-
-/// Runs `body(0..<count)` each on its own thread, released together; false if they did not all
-/// finish within `timeout` seconds (the test fails instead of hanging).
-func onThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
-    let group = DispatchGroup()
-    let start = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        group.enter()
-        Thread {
-            start.wait()
-            body(index)
-            group.leave()
-        }.start()
-    }
-    for _ in 0..<count { start.signal() }
-    return group.wait(timeout: .now() + timeout) == .success
 }
 
 struct ClientError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadTestSupport
 import PostgreSQL
 import SQL
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadTestSupport
 import SQL
 import SQLite
 import Testing
