@@ -129,7 +129,7 @@ struct TargetSchema {
 
     init() throws {
         let server = try #require(TestDatabase.postgresURL)
-        let schema = "t_copy" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let schema = "ts_copy" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try TestDatabase.createSchema(schema, on: server)
         url = TestDatabase.url(server, searchPath: schema)
         pool = try PostgreSQL.Pool(url: url, size: 2)

@@ -18,9 +18,12 @@ public enum TestDatabase {
         server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema),public"
     }
 
-    /// Makes a fresh schema for one shop. The first call of a run drops the schemas earlier runs
-    /// left behind and makes sure the database has pg_trgm.
+    /// Makes a fresh schema for one shop; its name starts with `ts_`. The first call of a run drops
+    /// the `ts_` schemas earlier runs left behind (every call waits for that) and makes sure the
+    /// database has pg_trgm. The PostgreSQL engine's own suite uses `t_` schemas and drops its
+    /// own, so this never touches a schema another suite of the same run is using.
     public static func createSchema(_ schema: String, on server: String) throws {
+        precondition(schema.hasPrefix("ts_"), "test shop schemas are named ts_…")
         try prepared.get()
         try run(on: server, "CREATE SCHEMA \(schema)")
     }
@@ -29,9 +32,9 @@ public enum TestDatabase {
         guard let server = postgresURL else { return }
         let connection = try PostgreSQL.Connection(url: server)
         try connection.execute(script: "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
-        let leftovers = try connection.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 't\\_%'")
+        let leftovers = try connection.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ts\\_%'")
         for row in leftovers {
-            try connection.execute(script: "DROP SCHEMA \"\(try row.decode("nspname", as: String.self))\" CASCADE")
+            try connection.execute(script: "DROP SCHEMA IF EXISTS \"\(try row.decode("nspname", as: String.self))\" CASCADE")
         }
     }
 
@@ -154,7 +157,7 @@ extension TestDatabase {
     /// nil on SQLite. `drop()` removes it and everything in it.
     public static func makeSchema() throws -> TestSchema? {
         guard let server = postgresURL else { return nil }
-        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let name = "ts_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try createSchema(name, on: server)
         return TestSchema(name: name, url: url(server, searchPath: name), server: server)
     }

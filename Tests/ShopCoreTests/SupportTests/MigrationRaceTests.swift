@@ -17,7 +17,7 @@ struct MigrationRaceTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("race-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         if let server = TestDatabase.postgresURL {
-            let schema = "t_race_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            let schema = "ts_race_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             try TestDatabase.createSchema(schema, on: server)
             let url = TestDatabase.url(server, searchPath: schema)
             pools = try (0..<4).map { _ in try PostgreSQL.Pool(url: url, size: 2) }
