@@ -7,6 +7,8 @@
 #   scripts/cluster.sh status   which of them run
 # Idempotent: `start` starts only what is not running. Logs, pid files, haproxy.cfg and the
 # verification codes (file sender, codes.jsonl) live in .build/cluster/.
+# A streaming standby (scripts/postgres.sh standby-start, port PGPORT+1) takes the nodes'
+# catalogue and signed-out social reads (database.read_url); CLUSTER_STANDBY=0 leaves it out.
 # CLUSTER_PORT (8080), CLUSTER_NODES (3; node i on CLUSTER_PORT+i), CLUSTER_DATABASE (shop_cluster)
 # and PGPORT (scripts/postgres.sh) override the defaults.
 set -euo pipefail
@@ -50,6 +52,21 @@ start() {
     # Once, before any node: nodes starting side by side must not race to migrate or seed.
     "$shop" migrate >>"$dir/setup.log" 2>&1 || { echo "cluster.sh: shop migrate failed; see $dir/setup.log" >&2; exit 1; }
     "$shop" seed demo --if-empty >>"$dir/setup.log" 2>&1 || { echo "cluster.sh: shop seed failed; see $dir/setup.log" >&2; exit 1; }
+    if [ "${CLUSTER_STANDBY:-1}" != 0 ]; then
+        scripts/postgres.sh standby-start >/dev/null
+        local read_url deadline=$((SECONDS + 30))
+        read_url="$(scripts/postgres.sh standby-url "$database")"
+        # The standby replays the primary's WAL: wait until it has the database and its schema.
+        until [ "$(psql "$read_url" -qAtc "SELECT count(*) FROM schema_migrations" 2>/dev/null)" = \
+                "$(psql "$url" -qAtc "SELECT count(*) FROM schema_migrations")" ]; do
+            [ $SECONDS -lt $deadline ] || { echo "cluster.sh: the standby did not catch up; see .build/postgres-standby.log" >&2; exit 1; }
+            sleep 0.2
+        done
+        export SHOP_DATABASE_READ_URL="$read_url"
+        echo "standby: $read_url (catalogue and public reads)"
+    else
+        unset SHOP_DATABASE_READ_URL
+    fi
 
     local servers="" i node_port pid
     for i in $(seq 1 "$nodes"); do

@@ -4,6 +4,10 @@
 #   scripts/postgres.sh stop            stop it (the data stays until `make clean`)
 #   scripts/postgres.sh url [DB]        print its URL (database shop_test, or DB)
 #   scripts/postgres.sh createdb DB     create database DB on the running cluster unless it exists; print its URL
+#   scripts/postgres.sh standby-start   a read-only streaming standby of it on port+1 (pg_basebackup
+#                                       the first time, under .build/postgres-standby); print its URL
+#   scripts/postgres.sh standby-stop    stop the standby
+#   scripts/postgres.sh standby-url [DB]
 # Idempotent: starting a running cluster only prints the URL. PGPORT overrides the port (54329).
 # The server runs as the `postgres` user (it refuses root, and CI is root); it listens on
 # 127.0.0.1 and on a Unix socket in .build/postgres-socket, with trust authentication: a
@@ -32,8 +36,12 @@ fi
 data="$base/postgres"
 socket="$base/postgres-socket"
 log="$base/postgres.log"
+standby_port=$((port + 1))
+standby_data="$base/postgres-standby"
+standby_log="$base/postgres-standby.log"
 
 url() { echo "postgresql://postgres@127.0.0.1:$port/${1:-$database}"; }
+standby_url() { echo "postgresql://postgres@127.0.0.1:$standby_port/${1:-$database}"; }
 
 # Runs a command as the postgres user when we are root, as ourselves otherwise
 # (from /, which that user can always enter; every path here is absolute).
@@ -88,14 +96,49 @@ stop() {
     fi
 }
 
+standby_running() { [ -f "$standby_data/PG_VERSION" ] && as_postgres "$bin/pg_ctl" -D "$standby_data" status >/dev/null 2>&1; }
+
+# A hot standby fed by streaming replication from the primary (PostgreSQL's own: pg_basebackup
+# copies the cluster and writes standby.signal + primary_conninfo; the primary's defaults,
+# wal_level=replica and max_wal_senders=10, and initdb's trust lines for replication suffice).
+standby_start() {
+    running || { echo "postgres.sh: the primary is not running (make postgres)" >&2; exit 1; }
+    if standby_running; then standby_url; return; fi
+    if [ ! -f "$standby_data/standby.signal" ]; then
+        rm -rf "$standby_data"
+        if [ "$(id -u)" -eq 0 ]; then mkdir -p "$standby_data" && chown postgres "$standby_data"; fi
+        as_postgres "$bin/pg_basebackup" -h "$socket" -p "$port" -U postgres -D "$standby_data" -R -X stream \
+            --checkpoint=fast >/dev/null
+        chmod 700 "$standby_data"
+    fi
+    if [ "$(id -u)" -eq 0 ]; then touch "$standby_log" && chown postgres "$standby_log"; fi
+    if ! as_postgres "$bin/pg_ctl" -D "$standby_data" -l "$standby_log" -w -t 30 \
+            -o "-p $standby_port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$socket -c hot_standby=on" \
+            start >/dev/null; then
+        echo "postgres.sh: the standby in $standby_data did not start (is port $standby_port taken?); see $standby_log:" >&2
+        tail -n 5 "$standby_log" >&2 || true
+        exit 1
+    fi
+    standby_url
+}
+
+standby_stop() {
+    if standby_running; then
+        as_postgres "$bin/pg_ctl" -D "$standby_data" -m fast -w stop >/dev/null
+    fi
+}
+
 case "${1:-}" in
     start) start ;;
-    stop) stop ;;
+    stop) standby_stop; stop ;;
+    standby-start) standby_start ;;
+    standby-stop) standby_stop ;;
+    standby-url) standby_url "${2:-}" ;;
     url) url "${2:-}" ;;
     createdb)
         [ -n "${2:-}" ] || { echo "usage: $0 createdb NAME" >&2; exit 2; }
         running || { echo "postgres.sh: the cluster is not running (make postgres)" >&2; exit 1; }
         create_database "$2"
         url "$2" ;;
-    *) echo "usage: $0 start|stop|url [DB]|createdb DB" >&2; exit 2 ;;
+    *) echo "usage: $0 start|stop|url [DB]|createdb DB|standby-start|standby-stop|standby-url [DB]" >&2; exit 2 ;;
 esac

@@ -12,6 +12,15 @@ public final class MetricsRegistry: Sendable {
         /// Families in the order declared, so the exposition is stable.
         var order: [String] = []
         var families: [String: Family] = [:]
+        var sampled: [String: Sampled] = [:]
+    }
+
+    /// A family whose values are read from elsewhere (a pool's counters) each time it is scraped.
+    private struct Sampled {
+        let help: String
+        let type: String
+        let labelNames: [String]
+        let sample: @Sendable () -> [(labels: [String], value: Double)]
     }
 
     private struct Family {
@@ -46,6 +55,18 @@ public final class MetricsRegistry: Sendable {
                           buckets: [Double] = MetricsRegistry.defaultBuckets) -> Histogram {
         declare(name, help: help, labels: labels, buckets: buckets.sorted())
         return Histogram(registry: self, name: name)
+    }
+
+    /// A family read by `sample` at each scrape: one value per label set. `type` is `gauge` (a
+    /// level that goes up and down) or `counter` (a total kept elsewhere).
+    public func sampled(_ name: String, help: String, type: String = "gauge", labels: [String] = [],
+                        sample: @escaping @Sendable () -> [(labels: [String], value: Double)]) {
+        precondition(type == "gauge" || type == "counter", "a sampled family is a gauge or a counter")
+        state.withLock { state in
+            guard state.families[name] == nil, state.sampled[name] == nil else { return }
+            state.order.append(name)
+            state.sampled[name] = Sampled(help: help, type: type, labelNames: labels, sample: sample)
+        }
     }
 
     private func declare(_ name: String, help: String, labels: [String], buckets: [Double]?) {
@@ -99,6 +120,14 @@ public final class MetricsRegistry: Sendable {
         state.withLock { state in
             var out = ""
             for name in state.order {
+                if let sampled = state.sampled[name] {
+                    out += "# HELP \(name) \(Self.escapeHelp(sampled.help))\n"
+                    out += "# TYPE \(name) \(sampled.type)\n"
+                    for (labels, value) in sampled.sample() where labels.count == sampled.labelNames.count {
+                        out += "\(name)\(Self.labelText(zip(sampled.labelNames, labels).map { ($0, $1) })) \(Self.number(value))\n"
+                    }
+                    continue
+                }
                 guard let family = state.families[name] else { continue }
                 out += "# HELP \(name) \(Self.escapeHelp(family.help))\n"
                 out += "# TYPE \(name) \(family.buckets == nil ? "counter" : "histogram")\n"

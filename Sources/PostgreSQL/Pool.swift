@@ -18,19 +18,27 @@ public final class Pool: Database, @unchecked Sendable {
     /// How many times a transaction the server gave up on (serialization failure, deadlock) is
     /// run again before its error is surfaced.
     public let maxRetries: Int
+    /// How long a transaction waits for a free connection before `PoolExhaustedError`.
+    public let acquireTimeout: Double
     private let url: String
     private let slots: [Slot]
     private let idleSlots: Mutex<[Int]>
     private let turns: DispatchSemaphore
+    private let counters: PoolCounters
 
     /// A pool for the database at `url` (see `Connection.init(url:)`). One connection is opened at
     /// once, so a wrong URL or a server that is down fails here rather than on the first request.
-    public init(url: String, size: Int = 10, maxRetries: Int = 3) throws {
+    /// `name` labels its statistics (`primary`, `replica`).
+    public init(url: String, size: Int = 10, maxRetries: Int = 3, acquireTimeout: Double = 5,
+                name: String = "primary") throws {
         precondition(size >= 1, "a pool needs at least one connection")
         precondition(maxRetries >= 0, "retries cannot be negative")
+        precondition(acquireTimeout > 0, "the wait for a connection must be bounded")
         self.url = url
         self.size = size
         self.maxRetries = maxRetries
+        self.acquireTimeout = acquireTimeout
+        counters = PoolCounters(name: name, size: size)
         slots = (0..<size).map { _ in Slot() }
         slots[0].connection = try Connection(url: url)
         // Taken from the end: slot 0, already open, is lent first.
@@ -112,13 +120,19 @@ public final class Pool: Database, @unchecked Sendable {
         }
     }
 
+    public var poolStatistics: [PoolStatistics] { [counters.statistics] }
+
     /// Lends a free connection to `body`, opening it if this slot never was, and reopening it if
-    /// it was found broken.
+    /// it was found broken. When every connection stays busy for `acquireTimeout` seconds (a full
+    /// pool, a stalled server) it gives up with `PoolExhaustedError` rather than wait forever.
     private func lend<T>(_ body: (Connection) throws -> T) throws -> T {
-        turns.wait()
+        guard counters.acquire(turns, timeout: acquireTimeout) else {
+            throw PoolExhaustedError(pool: counters.statistics.name, waitedSeconds: acquireTimeout)
+        }
         let index = idleSlots.withLock { $0.removeLast() }
         defer {
             idleSlots.withLock { $0.append(index) }
+            counters.returned()
             turns.signal()
         }
         return try body(try slots[index].ready(url: url))

@@ -59,6 +59,12 @@ public protocol Database: Sendable {
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in one read-only transaction that sees a single consistent snapshot.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// How each of this database's connection pools has lent its connections (for metrics).
+    var poolStatistics: [PoolStatistics] { get }
+}
+
+extension Database {
+    public var poolStatistics: [PoolStatistics] { [] }
 }
 
 /// What went wrong in the database, in the engine-neutral terms the shop's rules need (a unique
@@ -72,6 +78,8 @@ public enum SQLErrorKind: Sendable, Equatable {
     case transient
     /// The connection to the server is gone.
     case connectionLost
+    /// No connection of the pool became free within its wait limit: the pool is full.
+    case poolExhausted
     case other
 }
 

@@ -26,6 +26,8 @@ public final class DatabasePool: Database, @unchecked Sendable {
     private let idleReaders: Mutex<[Int]>
     private let readerSlots: DispatchSemaphore
     private let readsUseWriter: Bool
+    private let writerCounters = PoolCounters(name: "writer", size: 1)
+    private let readerCounters: PoolCounters
 
     /// Opens the database at `path` with `readers` reader connections.
     /// An in-memory database (`":memory:"`) has no separate readers: reads share the writer.
@@ -38,6 +40,7 @@ public final class DatabasePool: Database, @unchecked Sendable {
         }
         writer = try Connection(path: path, options: options)
         readsUseWriter = path == ":memory:"
+        readerCounters = PoolCounters(name: "readers", size: readsUseWriter ? 0 : readers)
         if readsUseWriter {
             self.readers = []
             idleReaders = Mutex([])
@@ -68,20 +71,37 @@ public final class DatabasePool: Database, @unchecked Sendable {
         if readsUseWriter {
             return try onWriter { try $0.transaction("DEFERRED", body) }
         }
-        readerSlots.wait()
+        _ = readerCounters.acquire(readerSlots, timeout: nil)
         let index = idleReaders.withLock { $0.removeLast() }
         defer {
             idleReaders.withLock { $0.append(index) }
+            readerCounters.returned()
             readerSlots.signal()
         }
         return try readers[index].transaction("DEFERRED", body)
+    }
+
+    public var poolStatistics: [PoolStatistics] {
+        readsUseWriter ? [writerCounters.statistics] : [writerCounters.statistics, readerCounters.statistics]
     }
 
     /// Lends the writer to `body` while holding its turn. The result is carried out in a local
     /// rather than returned through `withLock`, whose `sending` result a generic `T` cannot meet.
     private func onWriter<T>(_ body: (Connection) throws -> T) throws -> T {
         var outcome: Result<T, any Error>?
-        writerTurn.withLock { _ in outcome = Result { try body(writer) } }
+        let tookAtOnce = writerTurn.withLockIfAvailable { _ -> Bool in
+            writerCounters.lent(waited: nil)
+            outcome = Result { try body(writer) }
+            return true
+        } ?? false
+        if !tookAtOnce {
+            let start = DispatchTime.now().uptimeNanoseconds
+            writerTurn.withLock { _ in
+                writerCounters.lent(waited: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                outcome = Result { try body(writer) }
+            }
+        }
+        writerCounters.returned()
         guard let outcome else { preconditionFailure("withLock always runs its body") }
         return try outcome.get()
     }

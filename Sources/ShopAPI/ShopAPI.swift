@@ -13,7 +13,7 @@ public struct ShopAPI: Sendable {
 
     /// `documentPath`: the OpenAPI document served at `/openapi.json`.
     public init(shop: Shop, documentPath: String = "openapi.json", metrics: MetricsRegistry = MetricsRegistry()) {
-        let shopMetrics = ShopMetrics(registry: metrics)
+        let shopMetrics = ShopMetrics(registry: metrics, database: shop.reads)
         self.metrics = shopMetrics
         let counting = MetricsMiddleware(registry: metrics)
         let routes = Routes()

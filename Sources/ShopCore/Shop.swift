@@ -7,6 +7,11 @@ import Synchronization
 /// every service, built once and shared by the HTTP API and the command line.
 public final class Shop: Sendable {
     public let pool: any Database
+    /// Where reads that may be a moment old go: a streaming standby (`database.read_url`) in
+    /// front of `pool`, or `pool` itself. The catalogue and public social pages read here;
+    /// anything a user just wrote (cart, orders, addresses, their own likes and follows) is read
+    /// from `pool`, the primary.
+    public let reads: any Database
     public let config: Config
     public let clock: Clock
     public let random: SecureRandom
@@ -28,10 +33,14 @@ public final class Shop: Sendable {
     /// Set once `shop serve` has been told to stop: `/readyz` then says so while requests are still served.
     private let draining = Mutex(false)
 
-    /// `codeSender` defaults to the one `verification.sender` names.
-    public init(pool: any Database, config: Config, clock: Clock = .system, random: SecureRandom = SecureRandom(),
-                logger: Logger, migrator: Migrator, codeSender: (any CodeSender)? = nil) throws {
+    /// `codeSender` defaults to the one `verification.sender` names; `replica`, a read-only
+    /// standby of `pool`, takes the reads that may lag (see `reads`).
+    public init(pool: any Database, replica: (any Database)? = nil, config: Config, clock: Clock = .system,
+                random: SecureRandom = SecureRandom(), logger: Logger, migrator: Migrator,
+                codeSender: (any CodeSender)? = nil) throws {
         self.pool = pool
+        let reads: any Database = replica.map { ReplicaReads(primary: pool, replica: $0) } ?? pool
+        self.reads = reads
         self.config = config
         self.clock = clock
         self.random = random
@@ -42,7 +51,7 @@ public final class Shop: Sendable {
                                            sender: try codeSender ?? Self.codeSender(config.verification, logger: logger))
         accounts = try AccountService(pool: pool, settings: config.auth, clock: clock, random: random,
                                       verification: verification)
-        catalog = CatalogService(pool: pool, clock: clock, logger: logger, settings: config.search)
+        catalog = CatalogService(pool: reads, clock: clock, logger: logger, settings: config.search)
         catalogImporter = CatalogImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock)
         addresses = AddressService(pool: pool, clock: clock)
@@ -50,8 +59,8 @@ public final class Shop: Sendable {
                               random: random)
         payments = try PaymentService(pool: pool, settings: config.payments, mockpayEnabled: config.isMockpayEnabled,
                                       clock: clock, logger: logger)
-        social = SocialService(pool: pool, clock: clock)
-        articles = ArticleService(pool: pool, clock: clock)
+        social = SocialService(pool: pool, publicReads: reads, clock: clock)
+        articles = ArticleService(pool: pool, publicReads: reads, clock: clock)
         articleImporter = ArticleImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
         demoAuthors = DemoAuthorSeeder(pool: pool, clock: clock)
         demo = DemoShopSeeder(catalog: catalogImporter, authors: demoAuthors, articles: articleImporter)

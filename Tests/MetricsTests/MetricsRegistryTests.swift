@@ -1,4 +1,5 @@
 import Metrics
+import Synchronization
 import Testing
 
 @Suite("MetricsRegistry")
@@ -74,5 +75,28 @@ struct MetricsRegistryTests {
             }
         }
         #expect(registry.value("z_total", ["0"]) + registry.value("z_total", ["1"]) == 8_000)
+    }
+
+    @Test func sampledFamiliesAreReadAtEachScrape() {
+        let registry = MetricsRegistry()
+        let level = Mutex(3.0)
+        registry.sampled("shop_db_pool_in_use", help: "In use.", labels: ["pool"]) {
+            [(["primary"], level.withLock { $0 }), (["replica"], 0)]
+        }
+        registry.sampled("shop_db_pool_waits_total", help: "Waits.", type: "counter", labels: ["pool"]) {
+            [(["primary"], 12)]
+        }
+        #expect(registry.exposition() == """
+            # HELP shop_db_pool_in_use In use.
+            # TYPE shop_db_pool_in_use gauge
+            shop_db_pool_in_use{pool="primary"} 3
+            shop_db_pool_in_use{pool="replica"} 0
+            # HELP shop_db_pool_waits_total Waits.
+            # TYPE shop_db_pool_waits_total counter
+            shop_db_pool_waits_total{pool="primary"} 12
+
+            """)
+        level.withLock { $0 = 1 }
+        #expect(registry.exposition().contains("shop_db_pool_in_use{pool=\"primary\"} 1\n"))
     }
 }

@@ -216,3 +216,29 @@ struct UnreachablePoolTests {
         #expect(error?.sqlstate == nil)
     }
 }
+
+@Suite("PostgreSQL pool: a full pool", .enabled(if: hasTestDatabase, "set SHOP_TEST_POSTGRES_URL (make postgres)"))
+struct FullPoolTests {
+    @Test func aTransactionThatFindsNoFreeConnectionGivesUpWithPoolExhausted() throws {
+        try withSchema { url in
+            let pool = try Pool(url: url, size: 1, acquireTimeout: 0.2)
+            let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+            Thread {
+                _ = try? pool.read { _ in holding.signal(); release.wait() }
+            }.start()
+            holding.wait()
+            let error = #expect(throws: PoolExhaustedError.self) { try pool.read { _ in 1 } }
+            #expect(error?.kind == .poolExhausted)
+            release.signal()
+            // Once the connection is back, the pool serves again.
+            var answer: Int64?
+            for _ in 0..<50 where answer == nil {
+                answer = try? pool.read { try $0.scalarInt("SELECT 7") }
+            }
+            #expect(answer == 7)
+            let stats = try #require(pool.poolStatistics.first)
+            #expect(stats.name == "primary" && stats.size == 1)
+            #expect(stats.timeouts >= 1 && stats.waits >= 1 && stats.inUse == 0)
+        }
+    }
+}

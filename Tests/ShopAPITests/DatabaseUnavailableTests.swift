@@ -29,6 +29,13 @@ struct DatabaseUnavailableTests {
         #expect(mapped.response.headers["Retry-After"] == "1")
     }
 
+    @Test func aFullConnectionPoolMapsTo503WithRetryAfter() throws {
+        let mapped = try #require(ErrorMapping.map(PoolExhaustedError(pool: "primary", waitedSeconds: 5)))
+        #expect(mapped.status == .serviceUnavailable)
+        #expect(mapped.code == "database_unavailable")
+        #expect(mapped.response.headers["Retry-After"] == "1")
+    }
+
     @Test func otherDatabaseErrorsAreNotMappedToUnavailable() {
         for kind in [SQLErrorKind.transient, .other, .uniqueViolation] {
             #expect(ErrorMapping.map(EngineError(kind: kind))?.code != "database_unavailable", "\(kind)")

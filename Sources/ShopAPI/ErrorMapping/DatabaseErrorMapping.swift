@@ -6,10 +6,20 @@ extension ErrorMapping {
     static let databaseUnavailable = "database_unavailable"
 
     /// The database cannot be reached (PostgreSQL down or restarting, the connection refused or
-    /// cut): 503 with `Retry-After`, so a client or load balancer retries instead of seeing a 500.
+    /// cut) or every pooled connection stayed busy past the pool's wait: 503 with `Retry-After`,
+    /// so a client or load balancer retries instead of seeing a 500 or a request that hangs.
     @Sendable static func database(_ error: any Error) -> HTTPError? {
-        guard let error = error as? any SQLError, error.kind == .connectionLost else { return nil }
-        return HTTPError(.serviceUnavailable, code: databaseUnavailable,
-                         message: "The database cannot be reached right now. Try again shortly.", retryAfter: 1)
+        guard let error = error as? any SQLError else { return nil }
+        switch error.kind {
+        case .connectionLost:
+            return HTTPError(.serviceUnavailable, code: databaseUnavailable,
+                             message: "The database cannot be reached right now. Try again shortly.", retryAfter: 1)
+        case .poolExhausted:
+            return HTTPError(.serviceUnavailable, code: databaseUnavailable,
+                             message: "The shop is too busy to reach its database right now. Try again shortly.",
+                             retryAfter: 1)
+        default:
+            return nil
+        }
     }
 }

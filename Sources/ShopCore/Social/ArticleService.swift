@@ -4,6 +4,8 @@ import SQL
 /// Articles by column authors, their likes and comments, and the week's top 10.
 public struct ArticleService: Sendable {
     let pool: any Database
+    /// The standby when there is one (see `Shop.reads`): pages a signed-out visitor sees.
+    let publicReads: any Database
     let clock: Clock
     private let profiles = ProfileStore()
     private let store = ArticleStore()
@@ -11,13 +13,14 @@ public struct ArticleService: Sendable {
 
     public static let maxContentLength = 100_000
 
-    public init(pool: any Database, clock: Clock) {
+    public init(pool: any Database, publicReads: (any Database)? = nil, clock: Clock) {
         self.pool = pool
+        self.publicReads = publicReads ?? pool
         self.clock = clock
     }
 
     public func categories() throws -> [ArticleCategory] {
-        try pool.read { db in try store.categories(db) }
+        try publicReads.read { db in try store.categories(db) }
     }
 
     public func articles(category: ArticleCategoryID?, page: PageRequest, viewer: UserID?) throws -> Page<Article> {
@@ -51,7 +54,7 @@ public struct ArticleService: Sendable {
     public func top(viewer: UserID?) throws -> [Article] {
         let now = clock.unixNow
         let since = now - 7 * 86_400
-        return try pool.read { db in
+        return try reads(for: viewer).read { db in
             let rows = try store.top(since: since, sinceDay: now / 86_400 - 6, at: now, limit: 10, db)
             return try ArticleAssembler(viewer: viewer, now: now).assemble(rows, db)
         }
@@ -173,7 +176,7 @@ public struct ArticleService: Sendable {
 
     private func listing(viewer: UserID?, _ rows: (any SQLConnection, Int64) throws -> Page<ArticleStore.ArticleRecord>) throws -> Page<Article> {
         let now = clock.unixNow
-        return try pool.read { db in
+        return try reads(for: viewer).read { db in
             let page = try rows(db, now)
             let items = try ArticleAssembler(viewer: viewer, now: now).assemble(page.items, db)
             return Page(items: items, page: page.page, perPage: page.perPage, total: page.total)
@@ -193,5 +196,11 @@ public struct ArticleService: Sendable {
         if let summary = draft.summary { try Validate.length(summary, 0...300, field: "summary") }
         if let cover = draft.coverURL { try Validate.optionalURL(cover, field: "cover_url") }
         return draft
+    }
+
+    /// A signed-in viewer's page shows their own likes and follows, which they may have just
+    /// changed: it is read from the primary. A signed-out visitor's may come from the standby.
+    private func reads(for viewer: UserID?) -> any Database {
+        viewer == nil ? publicReads : pool
     }
 }

@@ -5,20 +5,23 @@ import SQL
 /// Public profiles, column authors, follows and the feed.
 public struct SocialService: Sendable {
     let pool: any Database
+    /// The standby when there is one (see `Shop.reads`): pages a signed-out visitor sees.
+    let publicReads: any Database
     let clock: Clock
     private let profiles = ProfileStore()
     private let articles = ArticleStore()
 
     public static let maxFeedLimit = 50
 
-    public init(pool: any Database, clock: Clock) {
+    public init(pool: any Database, publicReads: (any Database)? = nil, clock: Clock) {
         self.pool = pool
+        self.publicReads = publicReads ?? pool
         self.clock = clock
     }
 
     public func profile(_ id: UserID, viewer: UserID?) throws -> PublicProfile {
         let now = clock.unixNow
-        guard let profile = try pool.read({ db in try profiles.profile(id, viewer: viewer, at: now, db) }) else {
+        guard let profile = try reads(for: viewer).read({ db in try profiles.profile(id, viewer: viewer, at: now, db) }) else {
             throw SocialError.userNotFound
         }
         return profile
@@ -103,11 +106,17 @@ public struct SocialService: Sendable {
 
     private func profilesPage(viewer: UserID?, _ ids: (any SQLConnection) throws -> Page<UserID>) throws -> Page<PublicProfile> {
         let now = clock.unixNow
-        return try pool.read { db in
+        return try reads(for: viewer).read { db in
             try ids(db).map { id in
                 guard let profile = try profiles.profile(id, viewer: viewer, at: now, db) else { throw SocialError.userNotFound }
                 return profile
             }
         }
+    }
+
+    /// A signed-in viewer's page shows their own likes and follows, which they may have just
+    /// changed: it is read from the primary. A signed-out visitor's may come from the standby.
+    private func reads(for viewer: UserID?) -> any Database {
+        viewer == nil ? publicReads : pool
     }
 }

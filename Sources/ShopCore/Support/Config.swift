@@ -31,8 +31,13 @@ public struct Config: Sendable {
         /// Which database: `sqlite:PATH`, or `postgresql://…` (libpq's connection string rules, so
         /// `PGPASSWORD`, `sslmode` and Unix sockets work). Empty: `sqlite:` + `path`.
         public var url = ""
-        /// PostgreSQL connections per node.
+        /// Optional read-only streaming standby of `url` (PostgreSQL only): catalogue and public
+        /// social reads go there, everything a user just wrote is read from `url`. Empty: none.
+        public var readURL = ""
+        /// PostgreSQL connections per node (and as many again to `read_url`).
         public var poolSize = 10
+        /// How long a request waits for a free PostgreSQL connection before 503 `database_unavailable`.
+        public var poolTimeoutSeconds = 5
         public var path = "data/shop.sqlite"
         /// Empty: the migrations built into the binary; a path: the `.sql` files of that folder.
         public var migrationsPath = ""
@@ -166,6 +171,19 @@ public struct Config: Sendable {
     /// The database to open, `database.url` or else the SQLite file at `database.path`.
     public var databaseLocation: DatabaseLocation {
         DatabaseLocation(url: database.url) ?? .sqlite(path: database.path)
+    }
+
+    /// The read-only standby to send lag-tolerant reads to (`database.read_url`): nil when none.
+    /// It must be PostgreSQL, beside a PostgreSQL `database.url`.
+    public func readReplicaURL() throws -> String? {
+        guard !database.readURL.isEmpty else { return nil }
+        guard case .postgresql(let url)? = DatabaseLocation(url: database.readURL) else {
+            throw ConfigError(key: "database.read_url", reason: "must be a postgresql:// URL (a standby of database.url)")
+        }
+        guard case .postgresql = databaseLocation else {
+            throw ConfigError(key: "database.read_url", reason: "needs database.url to name a PostgreSQL primary")
+        }
+        return url
     }
 
     /// Whether `server.host` is reachable only from this machine.

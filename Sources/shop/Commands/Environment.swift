@@ -36,10 +36,25 @@ enum ShopEnvironment {
             return try DatabasePool(path: path, readers: config.database.readers, options: ConnectionOptions(synchronous: .full))
         case .postgresql(let url):
             do {
-                return try PostgreSQL.Pool(url: url, size: config.database.poolSize)
+                return try PostgreSQL.Pool(url: url, size: config.database.poolSize,
+                                           acquireTimeout: Double(config.database.poolTimeoutSeconds))
             } catch {
                 throw ConfigError(key: "database.url", reason: "cannot connect to \(config.databaseLocation.redacted): \(error)")
             }
+        }
+    }
+
+    /// The pool of `database.read_url`, when set. A standby that does not answer at start-up is
+    /// an error (a typo should not pass silently); once running, reads it cannot serve fall back
+    /// to the primary.
+    static func openReplica(_ config: Config) throws -> (any Database)? {
+        guard let url = try config.readReplicaURL() else { return nil }
+        do {
+            return try PostgreSQL.Pool(url: url, size: config.database.poolSize,
+                                       acquireTimeout: Double(config.database.poolTimeoutSeconds), name: "replica")
+        } catch {
+            throw ConfigError(key: "database.read_url",
+                              reason: "cannot connect to \(DatabaseLocation.postgresql(url: url).redacted): \(error)")
         }
     }
 
@@ -49,7 +64,12 @@ enum ShopEnvironment {
         let pool = try openDatabase(config)
         let applied = try migrator.migrate(pool)
         for name in applied { logger.info("migration applied", ["name": name]) }
-        return try Shop(pool: pool, config: config, clock: .system, logger: logger, migrator: migrator)
+        let replica = try openReplica(config)
+        if replica != nil {
+            logger.info("reads that may lag go to the standby",
+                        ["read_url": DatabaseLocation.postgresql(url: config.database.readURL).redacted])
+        }
+        return try Shop(pool: pool, replica: replica, config: config, clock: .system, logger: logger, migrator: migrator)
     }
 
     static func logger(_ config: Config) -> Logger {

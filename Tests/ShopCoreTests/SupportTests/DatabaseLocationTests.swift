@@ -37,4 +37,25 @@ struct DatabaseLocationTests {
                 == "postgresql://shop:***@db:5432/shop")
         #expect(DatabaseLocation.postgresql(url: "postgresql://shop@db/shop").redacted == "postgresql://shop@db/shop")
     }
+
+    @Test func aReadURLNamesAPostgreSQLStandbyOfAPostgreSQLPrimary() throws {
+        #expect(try Config().readReplicaURL() == nil)
+        let config = try Config.load(path: nil, environment: ["SHOP_DATABASE_URL": "postgresql://shop@db/shop",
+                                                               "SHOP_DATABASE_READ_URL": "postgresql://shop@standby/shop"])
+        #expect(try config.readReplicaURL() == "postgresql://shop@standby/shop")
+
+        let sqlitePrimary = try Config.load(path: nil, environment: ["SHOP_DATABASE_READ_URL": "postgresql://shop@standby/shop"])
+        let noPrimary = #expect(throws: ConfigError.self) { try sqlitePrimary.readReplicaURL() }
+        #expect(noPrimary?.key == "database.read_url")
+
+        let sqliteStandby = try Config.load(path: nil, environment: ["SHOP_DATABASE_URL": "postgresql://shop@db/shop",
+                                                                      "SHOP_DATABASE_READ_URL": "sqlite:/tmp/copy.sqlite"])
+        let notPostgreSQL = #expect(throws: ConfigError.self) { try sqliteStandby.readReplicaURL() }
+        #expect(notPostgreSQL?.key == "database.read_url")
+
+        let bad = #expect(throws: ConfigError.self) {
+            try Config.load(path: nil, environment: ["SHOP_DATABASE_READ_URL": "mysql://standby/shop"])
+        }
+        #expect(bad?.key == "database.read_url")
+    }
 }
