@@ -7,7 +7,7 @@ BENCH_PACKAGES := wrk curl
 SHOP := .build/debug/shop
 
 .PHONY: all bootstrap build run run-postgres test unit contract reliability bench postgres postgres-stop \
-	test-postgres unit-postgres contract-postgres reliability-postgres cross-node cluster cluster-stop \
+	test-postgres unit-postgres contract-postgres reliability-postgres cross-node fault cluster cluster-stop \
 	cluster-status clean
 
 # make test-browser: the storefront driven by headless Chromium (scripts/browser.mk)
@@ -85,9 +85,9 @@ cluster-status:
 	@scripts/cluster.sh status
 
 ## Every test against PostgreSQL: the Swift suites (each test shop in a schema of its own), then
-## Schemathesis, the reliability suite and the cross-node test (each in a fresh database lab_<random>).
+## Schemathesis, the reliability suite, the cross-node test (each in a fresh database lab_<random>) and the fault test.
 ## `make -k test-postgres` runs them all even when one fails.
-test-postgres: unit-postgres contract-postgres reliability-postgres cross-node
+test-postgres: unit-postgres contract-postgres reliability-postgres cross-node fault
 
 unit-postgres: bootstrap postgres
 	$(SWIFT) build --build-tests
@@ -103,6 +103,12 @@ reliability-postgres: build postgres
 ## Two `shop serve` nodes on one PostgreSQL database: what one node writes, the other reads.
 cross-node: build postgres
 	SHOP_LAB_POSTGRES_URL=$$(scripts/postgres.sh url) python3 scripts/cross_node_test.py
+
+## A cluster of its own (HAProxy, three nodes, primary + standby) under faults: kill -9 a node
+## mid-checkout, stop the primary for 4 s, fill every pool; then the data and the answers are checked.
+fault: build postgres
+	@scripts/bootstrap.sh $(CLUSTER_PACKAGES)
+	python3 scripts/fault_test.py
 
 clean: cluster-stop postgres-stop
 	rm -rf .build

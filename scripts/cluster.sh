@@ -9,17 +9,19 @@
 # verification codes (file sender, codes.jsonl) live in .build/cluster/.
 # A streaming standby (scripts/postgres.sh standby-start, port PGPORT+1) takes the nodes'
 # catalogue and signed-out social reads (database.read_url); CLUSTER_STANDBY=0 leaves it out.
-# CLUSTER_PORT (8080), CLUSTER_NODES (3; node i on CLUSTER_PORT+i), CLUSTER_DATABASE (shop_cluster)
-# and PGPORT (scripts/postgres.sh) override the defaults.
+# CLUSTER_PORT (8080), CLUSTER_NODES (3; node i on CLUSTER_PORT+i), CLUSTER_METRICS_PORT (9464; node
+# i's /metrics on it+i), CLUSTER_DATABASE (shop_cluster), CLUSTER_DIR (.build/cluster) and PGPORT
+# (scripts/postgres.sh) override the defaults, so a test can run a cluster beside yours.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 root="$(pwd)"
-dir="$root/.build/cluster"
+dir="${CLUSTER_DIR:-$root/.build/cluster}"
 shop="$root/.build/debug/shop"
 port="${CLUSTER_PORT:-8080}"
 nodes="${CLUSTER_NODES:-3}"
 database="${CLUSTER_DATABASE:-shop_cluster}"
+metrics_port="${CLUSTER_METRICS_PORT:-9464}"
 
 # The pid recorded in $1.pid, if that process still runs and is the program named $2.
 live_pid() {
@@ -59,7 +61,7 @@ start() {
         # The standby replays the primary's WAL: wait until it has the database and its schema.
         until [ "$(psql "$read_url" -qAtc "SELECT count(*) FROM schema_migrations" 2>/dev/null)" = \
                 "$(psql "$url" -qAtc "SELECT count(*) FROM schema_migrations")" ]; do
-            [ $SECONDS -lt $deadline ] || { echo "cluster.sh: the standby did not catch up; see .build/postgres-standby.log" >&2; exit 1; }
+            [ $SECONDS -lt $deadline ] || { echo "cluster.sh: the standby did not catch up; see its log beside the cluster (.build/postgres*-standby.log)" >&2; exit 1; }
             sleep 0.2
         done
         export SHOP_DATABASE_READ_URL="$read_url"
@@ -68,30 +70,31 @@ start() {
         unset SHOP_DATABASE_READ_URL
     fi
 
-    local servers="" i node_port pid
+    local servers="" backups="" i node_port pid
     for i in $(seq 1 "$nodes"); do
         node_port=$((port + i))
         servers+="    server node$i 127.0.0.1:$node_port check"$'\n'
+        backups+="    server last$i 127.0.0.1:$node_port backup"$'\n'
         if pid="$(live_pid "node$i" shop)"; then
             echo "node$i: already running (pid $pid, :$node_port)"
             continue
         fi
         SHOP_SERVER_PORT="$node_port" \
-        SHOP_SERVER_METRICS_PORT=$((9464 + i)) \
+        SHOP_SERVER_METRICS_PORT=$((metrics_port + i)) \
         SHOP_SERVER_TRUSTED_PROXIES=127.0.0.1 \
         SHOP_VERIFICATION_SENDER=file \
         SHOP_VERIFICATION_FILE_PATH="$dir/codes.jsonl" \
             setsid "$shop" serve >>"$dir/node$i.log" 2>&1 </dev/null &
         echo $! >"$dir/node$i.pid"
-        echo "node$i: started (pid $!, :$node_port, metrics :$((9464 + i)), log $dir/node$i.log)"
+        echo "node$i: started (pid $!, :$node_port, metrics :$((metrics_port + i)), log $dir/node$i.log)"
     done
     for i in $(seq 1 "$nodes"); do
         wait_for $((port + i)) /readyz 60 || { echo "cluster.sh: node$i is not ready; see $dir/node$i.log" >&2; exit 1; }
     done
 
     local template="$root/scripts/haproxy.cfg.in" config="$dir/haproxy.cfg"
-    awk -v port="$port" -v servers="${servers%$'\n'}" '
-        /^@SERVERS@$/ { print servers; next }
+    awk -v port="$port" -v servers="${servers%$'\n'}" -v backups="${backups%$'\n'}" '
+        /^@SERVERS@$/ { print servers; print backups; next }
         { gsub(/@PORT@/, port); print }' "$template" >"$config.new"
     haproxy -c -q -f "$config.new" || { echo "cluster.sh: $config.new is not a valid HAProxy config" >&2; exit 1; }
     mv "$config.new" "$config"

@@ -7,6 +7,7 @@
 #   scripts/postgres.sh standby-start   a read-only streaming standby of it on port+1 (pg_basebackup
 #                                       the first time, under .build/postgres-standby); print its URL
 #   scripts/postgres.sh standby-stop    stop the standby
+#   scripts/postgres.sh primary-stop    stop only the primary (fast shutdown; the fault test's outage)
 #   scripts/postgres.sh standby-url [DB]
 # Idempotent: starting a running cluster only prints the URL. PGPORT overrides the port (54329).
 # The server runs as the `postgres` user (it refuses root, and CI is root); it listens on
@@ -33,12 +34,15 @@ if [ "$(id -u)" -eq 0 ] && id postgres >/dev/null 2>&1; then
         chmod 755 "$base"
     fi
 fi
-data="$base/postgres"
-socket="$base/postgres-socket"
-log="$base/postgres.log"
+# Another port is another cluster, with files of its own.
+suffix=""
+[ "$port" = 54329 ] || suffix="-$port"
+data="$base/postgres$suffix"
+socket="$base/postgres-socket$suffix"
+log="$base/postgres$suffix.log"
 standby_port=$((port + 1))
-standby_data="$base/postgres-standby"
-standby_log="$base/postgres-standby.log"
+standby_data="$base/postgres$suffix-standby"
+standby_log="$base/postgres$suffix-standby.log"
 
 url() { echo "postgresql://postgres@127.0.0.1:$port/${1:-$database}"; }
 standby_url() { echo "postgresql://postgres@127.0.0.1:$standby_port/${1:-$database}"; }
@@ -131,6 +135,7 @@ standby_stop() {
 case "${1:-}" in
     start) start ;;
     stop) standby_stop; stop ;;
+    primary-stop) stop ;;
     standby-start) standby_start ;;
     standby-stop) standby_stop ;;
     standby-url) standby_url "${2:-}" ;;
@@ -140,5 +145,5 @@ case "${1:-}" in
         running || { echo "postgres.sh: the cluster is not running (make postgres)" >&2; exit 1; }
         create_database "$2"
         url "$2" ;;
-    *) echo "usage: $0 start|stop|url [DB]|createdb DB|standby-start|standby-stop|standby-url [DB]" >&2; exit 2 ;;
+    *) echo "usage: $0 start|stop|primary-stop|url [DB]|createdb DB|standby-start|standby-stop|standby-url [DB]" >&2; exit 2 ;;
 esac
