@@ -4,6 +4,8 @@ streaming standby, all started by scripts/cluster.sh in a folder, ports and a da
 run's own (beside any `make cluster` of yours). Buyers check out and pay through HAProxy the
 whole time, retrying a failed request with the same Idempotency-Key as a real app does.
 
+  0. a rolling restart: each node in turn gets SIGTERM, drains and is started again, and not
+     one request fails;
   1. kill -9 one node in the middle of checkout traffic, then start it again;
   2. stop the PostgreSQL primary (fast shutdown) for a few seconds and start it again;
   3. fill every connection pool: a transaction holds a lock the checkouts need, so each node's
@@ -74,7 +76,8 @@ class Cluster:
             "SHOP_DATABASE_POOL_SIZE": str(POOL_SIZE), "SHOP_SERVER_THREADS": str(THREADS), "SHOP_DATABASE_POOL_TIMEOUT_SECONDS": str(POOL_TIMEOUT),
             "SHOP_ORDERS_MAX_UNPAID_PER_USER": "100000", "SHOP_APP_LOG_LEVEL": "warning",
             "SHOP_AUTH_ARGON2_MEMORY_KIB": "1024", "SHOP_AUTH_ARGON2_ITERATIONS": "1",
-            "SHOP_SERVER_DRAIN_SECONDS": "1",
+            # HAProxy needs two failed checks a second apart to take a draining node out.
+            "SHOP_SERVER_DRAIN_SECONDS": "3",
         })
         self.admin_url = self.script("postgres.sh", "start").strip().splitlines()[-1]
         self.url = self.script("postgres.sh", "createdb", self.database).strip()
@@ -286,6 +289,24 @@ def main():
         traffic = Traffic(cluster, buyers, list(initial), "steady")
         traffic.start(products)
         time.sleep(2)
+
+        # 0. a rolling restart: SIGTERM, /readyz turns 503, HAProxy drains the node, it stops, it starts.
+        traffic.phase = "rolling restart"
+        for i in (1, 2, 3):
+            pid = cluster.node_pid(i)
+            os.kill(pid, 15)
+            deadline = time.time() + 30
+            while time.time() < deadline and os.path.exists(f"/proc/{pid}") and \
+                    not open(f"/proc/{pid}/stat").read().split(") ")[1].startswith("Z"):
+                time.sleep(0.1)
+            cluster.script("cluster.sh", "start")
+            time.sleep(2.5)  # two good checks bring it back
+        print("rolling restart done", flush=True)
+        rolled = traffic.of("rolling restart")
+        failed = [a for a in rolled if a[2] == "connection error" or a[2] >= 500]
+        check(f"a rolling restart of all three nodes failed no request ({len(rolled)} answered)",
+              rolled and not failed, str(failed[:5]))
+        first_pids = {i: cluster.node_pid(i) for i in (1, 2, 3)}
 
         # 1. kill -9 a node mid-checkout, then bring it back.
         traffic.phase = "node killed"
