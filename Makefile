@@ -6,7 +6,7 @@ CLUSTER_PACKAGES := haproxy curl $(POSTGRES_PACKAGES)
 BENCH_PACKAGES := wrk curl
 SHOP := .build/debug/shop
 
-.PHONY: all bootstrap build run run-postgres test unit contract reliability bench postgres postgres-stop \
+.PHONY: all bootstrap build run run-postgres test unit contract reliability bench bench-cluster postgres postgres-stop \
 	test-postgres unit-postgres contract-postgres reliability-postgres cross-node fault cluster cluster-stop \
 	cluster-status clean
 
@@ -56,6 +56,11 @@ ENGINES ?= sqlite,postgresql
 bench: bootstrap
 	@scripts/bootstrap.sh $(BENCH_PACKAGES) $(if $(findstring postgresql,$(ENGINES)),$(POSTGRES_PACKAGES))
 	ENGINES=$(ENGINES) bench/run.sh
+
+## The release build as 1, 2 and 3 nodes behind HAProxy on PostgreSQL: req/s and CPU per request by process.
+bench-cluster: bootstrap
+	@scripts/bootstrap.sh $(BENCH_PACKAGES) $(CLUSTER_PACKAGES)
+	bench/cluster.sh
 
 ## A throwaway PostgreSQL 15 cluster under .build/postgres (port 54329, PGPORT overrides); prints its URL.
 postgres:

@@ -11,13 +11,14 @@
 # catalogue and signed-out social reads (database.read_url); CLUSTER_STANDBY=0 leaves it out.
 # CLUSTER_PORT (8080), CLUSTER_NODES (3; node i on CLUSTER_PORT+i), CLUSTER_METRICS_PORT (9464; node
 # i's /metrics on it+i), CLUSTER_DATABASE (shop_cluster), CLUSTER_DIR (.build/cluster) and PGPORT
-# (scripts/postgres.sh) override the defaults, so a test can run a cluster beside yours.
+# (scripts/postgres.sh) override the defaults, so a test can run a cluster beside yours;
+# CLUSTER_SHOP runs another binary (bench/cluster.sh: the release build).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 dir="${CLUSTER_DIR:-$root/.build/cluster}"
-shop="$root/.build/debug/shop"
+shop="${CLUSTER_SHOP:-$root/.build/debug/shop}"
 port="${CLUSTER_PORT:-8080}"
 nodes="${CLUSTER_NODES:-3}"
 database="${CLUSTER_DATABASE:-shop_cluster}"
