@@ -14,6 +14,13 @@ public enum IsolationLevel: String, Sendable {
 public final class Connection: SQLConnection {
     public let dialect = SQLDialect.postgresql
     let handle: OpaquePointer
+    /// Statements prepared on this session, by text and parameter types: the server parses and
+    /// plans each once, not on every call. Session state: a `reset()` forgets them.
+    private var preparedNames: [PreparedKey: String] = [:]
+    private var preparedCount = 0
+    /// Past this many, the session's statements are dropped (`DEALLOCATE ALL`) and prepared again
+    /// as they come: one-off texts cannot grow the cache without bound.
+    public static let maxPreparedStatements = 512
 
     /// Connects with libpq's own rules: a `postgresql://` URL or `key=value` string, with the
     /// `PG*` environment variables (PGPASSWORD, PGSSLMODE, ...) filling what it leaves out, and
@@ -58,6 +65,7 @@ public final class Connection: SQLConnection {
     @discardableResult
     public func reset() -> Bool {
         PQreset(handle)
+        preparedNames.removeAll()
         return isHealthy
     }
 
@@ -126,15 +134,17 @@ public final class Connection: SQLConnection {
         if isHealthy && isInTransaction { try? execute(script: "ROLLBACK") }
     }
 
-    /// Sends the statement with its values bound as `$1…`; answers the successful result, which
-    /// the caller clears.
+    /// Sends the statement with its values bound as `$1…`, through the session's prepared
+    /// statement for its text (prepared on first use); answers the successful result, which the
+    /// caller clears.
     private func execute(_ sql: SQL) throws -> OpaquePointer {
         let (text, values) = sql.render { "$\($0)" }
         let parameters = Parameters(values)
         defer { parameters.deallocate() }
+        let name = try preparedName(text, types: parameters.types)
         let result = parameters.values.withUnsafeBufferPointer { pointers in
-            PQexecParams(handle, text, Int32(values.count), parameters.types, pointers.baseAddress,
-                         parameters.lengths, parameters.formats, 0)
+            PQexecPrepared(handle, name, Int32(values.count), pointers.baseAddress,
+                           parameters.lengths, parameters.formats, 0)
         }
         do {
             try check(result, sql: text)
@@ -145,6 +155,27 @@ public final class Connection: SQLConnection {
         guard let result else { preconditionFailure("check throws for a missing result") }
         return result
     }
+
+    /// The name of this session's prepared statement for `text` with parameters of `types`,
+    /// preparing it (`PQprepare`) the first time.
+    private func preparedName(_ text: String, types: [Oid]) throws -> String {
+        let key = PreparedKey(text: text, types: types)
+        if let name = preparedNames[key] { return name }
+        if preparedNames.count >= Self.maxPreparedStatements {
+            try execute(script: "DEALLOCATE ALL")
+            preparedNames.removeAll()
+        }
+        preparedCount += 1
+        let name = "fs\(preparedCount)"
+        let result = PQprepare(handle, name, text, Int32(types.count), types)
+        defer { PQclear(result) }
+        try check(result, sql: text)
+        preparedNames[key] = name
+        return name
+    }
+
+    /// How many prepared statements this session keeps.
+    public var preparedStatementCount: Int { preparedNames.count }
 
     /// Throws the error a result carries (or the connection's, when there is no result).
     private func check(_ result: OpaquePointer?, sql: String) throws {
@@ -167,6 +198,12 @@ public final class Connection: SQLConnection {
     private static func message(of connection: OpaquePointer) -> String {
         String(cString: PQerrorMessage(connection)).trimmingTrailingNewlines()
     }
+}
+
+/// A statement's identity on the server: its text and the types its parameters were sent as.
+private struct PreparedKey: Hashable {
+    let text: String
+    let types: [Oid]
 }
 
 extension String {

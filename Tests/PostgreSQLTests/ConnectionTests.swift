@@ -164,3 +164,67 @@ struct ConnectionTests {
         #expect(error?.sqlstate == nil)
     }
 }
+
+@Suite("PostgreSQL prepared statements", .enabled(if: hasTestDatabase, "set SHOP_TEST_POSTGRES_URL (make postgres)"))
+struct PreparedStatementTests {
+    @Test func aStatementIsPreparedOnceAndRunWithEachCallsValues() throws {
+        try withSchema { url in
+            let db = try Connection(url: url)
+            try db.execute(script: "CREATE TABLE p (n int8, t text)")
+            for n in 1...5 { try db.run("INSERT INTO p (n, t) VALUES (\(Int64(n)), \("row \(n)"))") }
+            #expect(db.preparedStatementCount == 1)
+            #expect(try db.scalarInt("SELECT sum(n) FROM p WHERE n > \(Int64(2))") == 12)
+            #expect(try db.scalarInt("SELECT sum(n) FROM p WHERE n > \(Int64(3))") == 9)
+            #expect(db.preparedStatementCount == 2)
+            let onServer = try db.scalarInt("SELECT count(*) FROM pg_prepared_statements")
+            #expect(onServer == 3)  // the two, and this count itself
+        }
+    }
+
+    @Test func aNullAndANumberForOneTextArePreparedApart() throws {
+        try withSchema { url in
+            let db = try Connection(url: url)
+            try db.execute(script: "CREATE TABLE p (n int8)")
+            let none: Int64? = nil
+            try db.run("INSERT INTO p (n) VALUES (\(none))")
+            try db.run("INSERT INTO p (n) VALUES (\(Int64(4)))")
+            #expect(try db.scalarInt("SELECT count(*) FROM p WHERE n IS NULL") == 1)
+            #expect(try db.scalarInt("SELECT sum(n) FROM p") == 4)
+        }
+    }
+
+    @Test func aStatementThatFailsInATransactionLeavesTheCacheUsable() throws {
+        try withSchema { url in
+            let db = try Connection(url: url)
+            try db.execute(script: "CREATE TABLE p (n int8 UNIQUE)")
+            try db.run("INSERT INTO p (n) VALUES (\(Int64(1)))")
+            #expect(throws: PostgreSQLError.self) {
+                try db.transaction { db in try db.run("INSERT INTO p (n) VALUES (\(Int64(1)))") }
+            }
+            try db.transaction { db in try db.run("INSERT INTO p (n) VALUES (\(Int64(2)))") }
+            #expect(try db.scalarInt("SELECT count(*) FROM p") == 2)
+        }
+    }
+
+    @Test func aResetConnectionPreparesAgain() throws {
+        try withSchema { url in
+            let db = try Connection(url: url)
+            #expect(try db.scalarInt("SELECT \(Int64(1)) + 1") == 2)
+            #expect(db.preparedStatementCount == 1)
+            #expect(db.reset())
+            #expect(db.preparedStatementCount == 0)
+            #expect(try db.scalarInt("SELECT \(Int64(1)) + 1") == 2)
+        }
+    }
+
+    @Test func oneOffTextsCannotGrowTheCacheWithoutBound() throws {
+        try withSchema { url in
+            let db = try Connection(url: url)
+            for n in 0..<(Connection.maxPreparedStatements + 10) {
+                _ = try db.scalarInt(SQL(stringLiteral: "SELECT \(n)"))
+            }
+            #expect(db.preparedStatementCount <= Connection.maxPreparedStatements)
+            #expect(try db.scalarInt("SELECT count(*) FROM pg_prepared_statements") ?? 0 <= Int64(Connection.maxPreparedStatements) + 1)
+        }
+    }
+}
