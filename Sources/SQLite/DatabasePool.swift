@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import Foundation
 import SQL
@@ -27,6 +28,10 @@ public final class DatabasePool: Database, @unchecked Sendable {
     private let readerSlots: DispatchSemaphore
     private let readsUseWriter: Bool
     private let writerCounters = PoolCounters(name: "writer", size: 1)
+    /// Writers queued for the connection (see `write`).
+    private let group = Mutex(GroupState())
+    /// The group whose transaction is open on the writer: touched only with the writer's turn held.
+    private nonisolated(unsafe) var openCommitGroup: CommitGroup?
     private let readerCounters: PoolCounters
 
     /// Opens the database at `path` with `readers` reader connections.
@@ -55,10 +60,116 @@ public final class DatabasePool: Database, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`); everything is rolled back if it throws.
+    /// Runs `body` in a write transaction; everything it did is rolled back if it throws. It
+    /// returns once its changes are committed (durable as `synchronous` promises).
+    ///
+    /// Group commit: writers take turns on the one writer connection, each inside a savepoint of
+    /// a shared transaction. A writer that finishes while others are queued for the connection
+    /// leaves the transaction open for them and waits; the last of the group (or the
+    /// `maxGroupSize`th) commits for all, so a burst of checkouts shares one fsync. A writer whose
+    /// body throws is rolled back to its savepoint alone and returns at once; a failed COMMIT
+    /// fails every writer of the group, and none of their changes stays.
     /// Do not call `write` or `read` from inside `body`: use the connection it is given.
     public func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try onWriter { try $0.transaction("IMMEDIATE", body) }
+        group.withLock { $0.queued += 1 }
+        var outcome: Result<T, any Error>?
+        var joined: CommitGroup?
+        takeWriterTurn {
+            group.withLock { $0.queued -= 1 }
+            let current: CommitGroup
+            do {
+                current = try openGroup()
+            } catch {
+                outcome = .failure(error)
+                return
+            }
+            outcome = runInSavepoint(body)
+            if !writer.isInTransaction {
+                // SQLite rolled the whole transaction back (disk full, I/O error): the group is lost.
+                let error = groupLost(outcome)
+                openCommitGroup = nil
+                current.finish(.failure(error))
+                outcome = .failure(error)
+                return
+            }
+            if case .success = outcome {
+                current.members += 1
+                joined = current
+            }
+            // Leave the transaction open only for a writer already queued, so it always ends.
+            let someoneWaits = group.withLock { $0.queued > 0 }
+            if !someoneWaits || current.members >= Self.maxGroupSize {
+                commitOpenGroup()
+            }
+        }
+        if let joined, case .success = outcome {
+            try joined.wait()
+        }
+        guard let outcome else { preconditionFailure("takeWriterTurn always runs its body") }
+        return try outcome.get()
+    }
+
+    /// The most writers one commit serves, so a steady stream of them still commits regularly.
+    public static let maxGroupSize = 32
+
+    /// What the writers queued for the connection and the open group share.
+    private struct GroupState {
+        var queued = 0
+        var commits: UInt64 = 0
+    }
+
+    /// Write transactions committed so far: fewer than the `write` calls when group commit shares them.
+    public var commitCount: UInt64 { group.withLock { $0.commits } }
+
+    /// Runs `body` in a savepoint of the open transaction: released when it returns, rolled back
+    /// to (its changes undone, the others' kept) when it throws.
+    private func runInSavepoint<T>(_ body: (any SQLConnection) throws -> T) -> Result<T, any Error> {
+        do {
+            try writer.run("SAVEPOINT writer")
+        } catch {
+            return .failure(error)
+        }
+        do {
+            let value = try body(writer)
+            try writer.run("RELEASE writer")
+            return .success(value)
+        } catch {
+            if writer.isInTransaction {
+                _ = try? writer.run("ROLLBACK TO writer")
+                _ = try? writer.run("RELEASE writer")
+            }
+            return .failure(error)
+        }
+    }
+
+    /// The group whose transaction is open on the writer, beginning one if none is.
+    /// Call with the writer's turn held.
+    private func openGroup() throws -> CommitGroup {
+        if let open = openCommitGroup { return open }
+        try writer.execute("BEGIN IMMEDIATE")
+        let group = CommitGroup()
+        openCommitGroup = group
+        return group
+    }
+
+    /// Commits the open group, if any, and tells its writers how it went. Call with the writer's turn held.
+    private func commitOpenGroup() {
+        guard let open = openCommitGroup else { return }
+        openCommitGroup = nil
+        do {
+            try writer.execute("COMMIT")
+            group.withLock { $0.commits += 1 }
+            open.finish(.success(()))
+        } catch {
+            if writer.isInTransaction { try? writer.execute("ROLLBACK") }
+            open.finish(.failure(error))
+        }
+    }
+
+    private func groupLost<T>(_ outcome: Result<T, any Error>?) -> any Error {
+        if case .failure(let error)? = outcome { return error }
+        return SQLiteError(code: SQLITE_ABORT, extendedCode: SQLITE_ABORT, message: "the transaction was rolled back by SQLite",
+                           sql: nil)
     }
 
     /// Runs `body` on the writer connection outside any transaction (pragmas, checkpoints, migrations).
@@ -85,24 +196,55 @@ public final class DatabasePool: Database, @unchecked Sendable {
         readsUseWriter ? [writerCounters.statistics] : [writerCounters.statistics, readerCounters.statistics]
     }
 
-    /// Lends the writer to `body` while holding its turn. The result is carried out in a local
-    /// rather than returned through `withLock`, whose `sending` result a generic `T` cannot meet.
+    /// Lends the writer to `body` outside any transaction, while holding its turn: a group left
+    /// open for writers is committed first.
     private func onWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        group.withLock { $0.queued += 1 }
         var outcome: Result<T, any Error>?
+        takeWriterTurn {
+            group.withLock { $0.queued -= 1 }
+            commitOpenGroup()
+            outcome = Result { try body(writer) }
+        }
+        guard let outcome else { preconditionFailure("takeWriterTurn always runs its body") }
+        return try outcome.get()
+    }
+
+    /// Runs `body` holding the writer's turn, counting whether it had to wait for it.
+    private func takeWriterTurn(_ body: () -> Void) {
         let tookAtOnce = writerTurn.withLockIfAvailable { _ -> Bool in
             writerCounters.lent(waited: nil)
-            outcome = Result { try body(writer) }
+            body()
             return true
         } ?? false
         if !tookAtOnce {
             let start = DispatchTime.now().uptimeNanoseconds
             writerTurn.withLock { _ in
                 writerCounters.lent(waited: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                outcome = Result { try body(writer) }
+                body()
             }
         }
         writerCounters.returned()
-        guard let outcome else { preconditionFailure("withLock always runs its body") }
-        return try outcome.get()
+    }
+}
+
+/// The writers whose changes one COMMIT makes durable: each waits for that commit's outcome.
+private final class CommitGroup: @unchecked Sendable {
+    /// Writers that returned successfully inside this group (touched only with the writer's turn held).
+    var members = 0
+    private let outcome = Mutex<Result<Void, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Records how the commit went and wakes every writer waiting on it (called once).
+    func finish(_ result: Result<Void, any Error>) {
+        outcome.withLock { $0 = result }
+        for _ in 0..<max(members, 1) { done.signal() }
+    }
+
+    /// Waits for the commit; throws its error if it failed.
+    func wait() throws {
+        done.wait()
+        let result = outcome.withLock { $0 }
+        try result?.get()
     }
 }
