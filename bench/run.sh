@@ -5,7 +5,10 @@
 #
 # Each engine in ENGINES (default sqlite,postgresql) gets a fresh database, the same import of
 # SKUS generated SKUs + the demo seed, its own `shop serve`, and the same endpoints; rows are
-# labelled "(SQLite)" / "(PostgreSQL)" and compared with the one hello-world measured first.
+# labelled "(SQLite)" / "(PostgreSQL)". Every row is measured ROUNDS times (default 2), and each
+# round's rows are compared with that round's hello-world. The search mix (bench/search_mix.lua)
+# draws from 200+ queries of 1-6 characters made from the catalogue's words (bench/gen_queries.py)
+# with Zipf weights.
 # PostgreSQL: the cluster of scripts/postgres.sh (PGPORT, default 54329) is reused when it
 # answers, started otherwise; the run creates a database bench_<pid> in it and drops it on exit.
 #
@@ -17,6 +20,7 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 SKUS=${SKUS:-100000}
 ENGINES=${ENGINES:-sqlite,postgresql}
+ROUNDS=${ROUNDS:-2}
 HELLO_PORT=18191
 THREADS=$((2 * $(nproc)))
 out=bench/out
@@ -57,6 +61,8 @@ export SHOP_ORDERS_MAX_UNPAID_PER_USER=100000
 unset SHOP_DATABASE_URL SHOP_DATABASE_PATH
 
 python3 bench/gen_catalog.py "$work/big.csv" "$SKUS"
+export QUERIES="$work/queries.txt"
+python3 bench/gen_queries.py "$work/big.csv" "$QUERIES"
 
 measure() { # name connections url [lua]
   local name=$1 conns=$2 url=$3 script=${4:-}
@@ -75,9 +81,15 @@ rows=()
 imports=()
 "$out/hello" $HELLO_PORT $THREADS & pids+=($!)
 sleep 0.3
-echo "== wrk, ${DURATION}s each: hello-world"
-hello32=$(measure "hello-world (libmicrohttpd, C)" 32 "http://127.0.0.1:$HELLO_PORT/healthz"); rows+=("$hello32")
-hello256=$(measure "hello-world (libmicrohttpd, C)" 256 "http://127.0.0.1:$HELLO_PORT/healthz"); rows+=("$hello256")
+echo "== wrk, ${DURATION}s each: hello-world, $ROUNDS rounds"
+declare -A ceiling
+for round in $(seq "$ROUNDS"); do
+  for conns in 32 256; do
+    row=$(measure "hello-world (libmicrohttpd, C)" $conns "http://127.0.0.1:$HELLO_PORT/healthz")
+    rows+=("$round|$row")
+    ceiling[$round-$conns]=$(cut -d'|' -f3 <<<"$row")
+  done
+done
 
 # One engine: fresh database, import + seed, serve on $port, register, measure, stop the server.
 bench_engine() { # engine port
@@ -128,17 +140,24 @@ PY
   export SKU=$(lookup "select id from skus where code='BENCH-ORDERS-0'")
   product=$(lookup "select product_id from skus where code='BENCH-ORDERS-0'")
 
-  echo "== $label: wrk, ${DURATION}s each"
-  if [ "$engine" = sqlite ]; then  # no database behind it: once is enough
-    rows+=("$(measure "GET /healthz" 32 "http://127.0.0.1:$port/healthz")")
-    rows+=("$(measure "GET /healthz" 256 "http://127.0.0.1:$port/healthz")")
-  fi
-  rows+=("$(measure "GET /products/{id} ($label)" 32 "$api/products/$product")")
-  rows+=("$(measure "GET /products?per_page=20 ($label)" 32 "$api/products?per_page=20")")
-  rows+=("$(measure "GET /products?q=玫瑰 (2 chars, gram index) ($label)" 32 "$api/products?q=%E7%8E%AB%E7%91%B0&per_page=20")")
-  rows+=("$(measure "GET /products?q=红玫瑰花束 ($trgm) ($label)" 32 "$api/products?q=%E7%BA%A2%E7%8E%AB%E7%91%B0%E8%8A%B1%E6%9D%9F&per_page=20")")
-  rows+=("$(measure "POST /cart/items + DELETE /cart ($label)" 32 "$api/cart/items" bench/cart_add.lua)")
-  rows+=("$(measure "POST /orders (buy now) ($label)" 32 "$api/orders" bench/order_place.lua)")
+  local category
+  category=$(lookup "select category_id from products group by category_id order by count(*) desc limit 1")
+  echo "== $label: wrk, ${DURATION}s each, $ROUNDS rounds"
+  local round
+  for round in $(seq "$ROUNDS"); do
+    if [ "$engine" = sqlite ]; then  # no database behind it: one engine is enough
+      rows+=("$round|$(measure "GET /healthz" 32 "http://127.0.0.1:$port/healthz")")
+      rows+=("$round|$(measure "GET /healthz" 256 "http://127.0.0.1:$port/healthz")")
+    fi
+    rows+=("$round|$(measure "GET /products/{id} ($label)" 32 "$api/products/$product")")
+    rows+=("$round|$(measure "GET /products?per_page=20 ($label)" 32 "$api/products?per_page=20")")
+    rows+=("$round|$(measure "GET /products?per_page=20&category_id (largest category) ($label)" 32 "$api/products?per_page=20&category_id=$category")")
+    rows+=("$round|$(measure "GET /products?q= mix of $(wc -l <"$QUERIES") queries, Zipf ($label)" 32 "$api/products" bench/search_mix.lua)")
+    rows+=("$round|$(measure "GET /products?q=玫瑰 ($label)" 32 "$api/products?q=%E7%8E%AB%E7%91%B0&per_page=20")")
+    rows+=("$round|$(measure "GET /products?q=红玫瑰花束 ($label)" 32 "$api/products?q=%E7%BA%A2%E7%8E%AB%E7%91%B0%E8%8A%B1%E6%9D%9F&per_page=20")")
+    rows+=("$round|$(measure "POST /cart/items + DELETE /cart ($label)" 32 "$api/cart/items" bench/cart_add.lua)")
+    rows+=("$round|$(measure "POST /orders (buy now) ($label)" 32 "$api/orders" bench/order_place.lua)")
+  done
 
   kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
 }
@@ -149,18 +168,15 @@ for engine in ${ENGINES//,/ }; do
   port=$((port + 2))
 done
 
-ceiling32=$(cut -d'|' -f3 <<<"$hello32")
-ceiling256=$(cut -d'|' -f3 <<<"$hello256")
 {
-  echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; server threads=$THREADS; wrk -t2, ${DURATION}s; engines $ENGINES."
+  echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; server threads=$THREADS; wrk -t2, ${DURATION}s; engines $ENGINES; $ROUNDS rounds."
   echo
   for line in "${imports[@]}"; do echo "Import of $SKUS generated SKUs (\`shop import catalog\`, release), $line"; echo; done
-  echo "| endpoint | connections | req/s | p50 | p99 | vs hello-world | errors |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| endpoint | round | connections | req/s | p50 | p99 | vs hello-world | errors |"
+  echo "|---|---|---|---|---|---|---|---|"
   for row in "${rows[@]}"; do
-    IFS='|' read -r name conns rps p50 p99 errors <<<"$row"
-    ceiling=$ceiling32; [ "$conns" = 256 ] && ceiling=$ceiling256
-    ratio=$(python3 -c "print(f'{float(\"$rps\") / float(\"$ceiling\"):.2f}')")
-    echo "| $name | $conns | $rps | $p50 | $p99 | $ratio | $errors |"
+    IFS='|' read -r round name conns rps p50 p99 errors <<<"$row"
+    ratio=$(python3 -c "print(f'{float(\"$rps\") / float(\"${ceiling[$round-$conns]}\"):.2f}')")
+    echo "| $name | $round | $conns | $rps | $p50 | $p99 | $ratio | $errors |"
   done
 } | tee "$out/latest.md"
