@@ -78,6 +78,26 @@ struct OrderLimitTests {
         try shop.orderBuyNow(buyer, [(sku, 1)], key: "k7")
     }
 
+    @Test func theUnpaidCountReadsTheBuyersIndexAndStopsAtTheCap() throws {
+        let shop = try TestShop()
+        let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", stock: 100)])["A"])
+        let buyer = try shop.orderBuyer("13900000001")
+        for n in 1...4 { _ = try shop.orderBuyNow(buyer, [(sku, 1)], key: "k\(n)") }
+        let store = OrderStore()
+        let counts = try shop.pool.read { db in
+            (try store.unpaidCount(of: buyer.user, upTo: 2, db), try store.unpaidCount(of: buyer.user, upTo: 10, db))
+        }
+        #expect(counts.0 == 2 && counts.1 == 4)
+        if shop.pool.dialect == .sqlite {
+            let plan = try shop.pool.read { db in
+                try db.query("""
+                    EXPLAIN QUERY PLAN SELECT 1 FROM orders WHERE user_id = \(buyer.user) AND status = \(OrderStatus.pendingPayment)
+                    """).map { try $0.string("detail") }.joined(separator: " ")
+            }
+            #expect(plan.contains("orders_by_user_status"), "\(plan)")
+        }
+    }
+
     @Test func racingCheckoutsOfOneBuyerCannotPassTheUnpaidLimit() throws {
         let shop = try TestShop { $0.database.readers = 4 }
         let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", stock: 100)])["A"])
