@@ -6,6 +6,17 @@ public enum JSON {
     /// Swift names with these words spell them in capitals (`skuID` is `sku_id` on the wire).
     static let acronyms: [String: String] = ["id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs", "md5": "MD5"]
 
+    /// `value` as the API's JSON, byte for byte what `encoder()` writes, written straight into
+    /// bytes by `JSONBytesEncoder` (Foundation's encoder builds a tree of boxed values, a dictionary
+    /// per object and formats each date on the way; on a product page that was most of the time).
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let encoder = JSONBytesEncoder()
+        try encoder.encodeRoot(value)
+        return encoder.writer.bytes()
+    }
+
+    /// Foundation's encoder with the same conventions, for callers that want `Data` or a
+    /// `JSONEncoder` to configure; `encode(_:)` writes the same bytes faster.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         // Not `.convertToSnakeCase`: it spells `imageURLs` as `image_ur_ls`, which `decoder()` cannot read back.
