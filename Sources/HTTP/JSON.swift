@@ -83,7 +83,7 @@ extension Response {
     public static func json<T: Encodable>(_ value: T, status: Status = .ok) throws -> Response {
         var headers = Headers()
         headers.set("Content-Type", "application/json; charset=utf-8")
-        return Response(status: status, headers: headers, body: Array(try JSON.encoder().encode(value)))
+        return Response(status: status, headers: headers, body: try JSON.encode(value))
     }
 }
 
