@@ -23,9 +23,9 @@ extension JSONBytesEncoder {
         let first = frame.memberBase
         let end = members.count
         defer {
-            members.removeSubrange(first..<end)
-            pending.removeSubrange(frame.pendingBase...)
-            rawKeys.removeSubrange(frame.rawKeyBase...)
+            members.removeLast(end - first)
+            if pending.count > frame.pendingBase { pending.removeSubrange(frame.pendingBase...) }
+            if rawKeys.count > frame.rawKeyBase { rawKeys.removeSubrange(frame.rawKeyBase...) }
         }
         guard first < end else {
             writer.append("{}")
@@ -104,11 +104,10 @@ extension JSONBytesEncoder {
         return left.withUnsafeBufferPointer { l in right.withUnsafeBufferPointer { r in compareBytes(l, r) } }
     }
 
+    /// Keys are a few bytes long: a loop beats calling `memcmp`.
     private func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        let common = Swift.min(a.count, b.count)
-        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
-            let order = memcmp(left, right, common)
-            if order != 0 { return Int(order) }
+        for index in 0..<Swift.min(a.count, b.count) where a[index] != b[index] {
+            return Int(a[index]) - Int(b[index])
         }
         return a.count - b.count
     }
