@@ -66,6 +66,7 @@ final class JSONBytesEncoder: Encoder {
     @exclusivity(unchecked) var pending: [Pending] = []
     @exclusivity(unchecked) var rawKeys: [[UInt8]] = []
     @exclusivity(unchecked) private var path: [PathStep] = []
+    @exclusivity(unchecked) private var lastKeyedType: (type: ObjectIdentifier, isStringKeyedDictionary: Bool)?
     private let basePath: [any CodingKey]
 
     init(codingPath: [any CodingKey] = []) {
@@ -169,9 +170,7 @@ final class JSONBytesEncoder: Encoder {
         case .empty:
             frames[depth].kind = .keyed
             frames[depth].memberBase = members.count
-            // Foundation leaves the keys of a `[String: Value]` alone; other dictionaries' keys
-            // (integers, `CodingKeyRepresentable`) go through the key strategy like any other.
-            frames[depth].convertsKeys = !(frames[depth].valueType is StringKeyedDictionary.Type)
+            frames[depth].convertsKeys = !isStringKeyedDictionary(frames[depth].valueType)
         case .keyed:
             break
         case .single, .unkeyed:
@@ -196,6 +195,16 @@ final class JSONBytesEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         JSONSingleValueContainer(encoder: self, depth: currentDepth())
+    }
+
+    /// Foundation leaves the keys of a `[String: Value]` alone; other dictionaries' keys (integers,
+    /// `CodingKeyRepresentable`) go through the key strategy like any other. The dynamic cast is
+    /// the slow part of opening an object, and objects come in runs of one type (list items).
+    private func isStringKeyedDictionary(_ type: Any.Type) -> Bool {
+        if let last = lastKeyedType, last.type == ObjectIdentifier(type) { return last.isStringKeyedDictionary }
+        let answer = type is StringKeyedDictionary.Type
+        lastKeyedType = (ObjectIdentifier(type), answer)
+        return answer
     }
 
     private func currentDepth() -> Int {
