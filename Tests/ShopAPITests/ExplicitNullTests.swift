@@ -16,7 +16,7 @@ import Testing
     }
 
     private func wire(_ value: some Encodable) throws -> String {
-        String(decoding: try JSON.encoder().encode(value), as: UTF8.self)
+        String(decoding: try JSON.encode(value), as: UTF8.self)
     }
 
     @Test func aMissingValueIsWrittenAsNullWhileAPlainOptionalIsLeftOut() throws {
