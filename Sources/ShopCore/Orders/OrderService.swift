@@ -188,10 +188,7 @@ public struct OrderService: Sendable {
 
     /// `yyyyMMdd` (China time) and 10 random digits: unique, and too sparse to enumerate.
     private func uniqueNumber(at now: Int64, _ db: any SQLConnection) throws -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 8 * 3_600) ?? .gmt
-        let day = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(now)))
-        let prefix = String(format: "%04d%02d%02d", day.year ?? 1970, day.month ?? 1, day.day ?? 1)
+        let prefix = ShopTime.day(Date(timeIntervalSince1970: TimeInterval(now)))
         while true {
             let number = prefix + random.digits(10)
             if try !orders.numberExists(number, db) { return number }
