@@ -42,9 +42,12 @@ export function replace(el, ...children) {
 
 const images = new Map();
 
-/** Loads an image once; resolves true when it loaded, false when it failed or is not a web URL. */
+/**
+ * Loads an image once; resolves true when it loaded, false when it failed or is neither a web URL
+ * nor one of the shop's own files (`/media/…`, `/assets/…`).
+ */
 function loadImage(url) {
-  if (typeof url !== 'string' || !/^(https?:\/\/|\/assets\/)/i.test(url)) return Promise.resolve(false);
+  if (typeof url !== 'string' || !/^(https?:\/\/|\/assets\/|\/media\/)/i.test(url)) return Promise.resolve(false);
   if (!images.has(url)) {
     images.set(url, new Promise((resolve) => {
       const img = new Image();
