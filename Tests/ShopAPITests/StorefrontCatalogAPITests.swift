@@ -19,7 +19,8 @@ private func discountedShop() throws -> TestAPI {
     return app
 }
 
-/// What the storefront needs from the catalogue beyond the basics: each SKU's own list price.
+/// What the storefront needs from the catalogue beyond the basics: each SKU's own list price and a
+/// clear refusal of a price range that holds nothing.
 @Suite("Catalogue answers the storefront relies on")
 struct StorefrontCatalogAPITests {
     @Test func eachSKUCarriesItsOwnOriginalPrice() throws {
@@ -33,5 +34,16 @@ struct StorefrontCatalogAPITests {
         for sku in skus {
             #expect(Set(sku.keys) == ["id", "code", "name", "price_cents", "original_price_cents", "stock"])
         }
+    }
+
+    @Test func aPriceRangeWithTheMinimumAboveTheMaximumIs400() throws {
+        let app = try discountedShop()
+        let refused = try app.send("GET", "/api/v1/products", query: ["min_price_cents": "30000", "max_price_cents": "10000"])
+        expectError(refused, 400, "validation_failed")
+        #expect(refused.error["field"] as? String == "min_price_cents")
+        let equal = try app.send("GET", "/api/v1/products", query: ["min_price_cents": "15900", "max_price_cents": "15900"])
+        #expect(equal.status == 200)
+        #expect(equal.json["total"] as? Int == 1)
+        #expect(try app.send("GET", "/api/v1/products", query: ["min_price_cents": "30000"]).status == 200)
     }
 }
