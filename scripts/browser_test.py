@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / ".build" / "debug" / "shop"
 TIME_LIMIT = 120          # seconds for the whole run, server start included
 WAIT = 15                 # seconds for one thing to appear
-CAP_MESSAGE = "亲, 企业采购请联系我们客服"
+CAP_MESSAGE = "亲，企业采购请联系我们客服"
 PRODUCT_TITLE = "红玫瑰花束·热恋"   # a 玫瑰 product whose first SKU has stock above 99
 AUTHOR_NAME = "花间小筑"
 # The API error answers this run provokes on purpose (Chrome logs each as a SEVERE network entry).
