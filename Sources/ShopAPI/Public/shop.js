@@ -265,8 +265,7 @@ function showProduct(page, p) {
   });
 
   const attributes = Object.entries(p.attributes || {});
-  replace(page,
-    h('div', { class: 'gallery-wrap' }, gallery, counter, h('div', { class: 'floating-back' }, backLink())),
+  const details = [
     h('article', { class: 'card product-detail', id: 'product-detail', dataset: { productId: p.id } },
       h('div', { class: 'price-row' }, price, original, h('span', { class: 'muted small push' }, t('sold', { n: p.sales }))),
       h('h1', { class: 'product-name', id: 'product-title' }, p.title),
@@ -289,6 +288,11 @@ function showProduct(page, p) {
     p.description ? h('section', { class: 'card' }, h('h2', { class: 'section-title' }, t('details')), h('p', { class: 'description' }, p.description)) : null,
     h('div', { class: 'action-bar' },
       h('a', { class: 'btn ghost', href: '#/cart', id: 'go-to-cart' }, t('go_to_cart')),
-      addButton));
+      addButton),
+  ];
+  // A phone shows one column; a desktop the gallery beside the details (see .product-layout).
+  replace(page, h('div', { class: 'product-layout' },
+    h('div', { class: 'gallery-wrap' }, gallery, counter, h('div', { class: 'floating-back' }, backLink())),
+    h('div', { class: 'product-info' }, details)));
   update();
 }
