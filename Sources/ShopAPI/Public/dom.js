@@ -88,7 +88,7 @@ export function picture(url, { seed, cls = 'pic', label = '', initial } = {}) {
 
 let toastTimer = null;
 
-/** A short message at the bottom of the screen; `kind` is 'ok' or 'error'. */
+/** A short message low on the screen, clear of headings and bars; `kind` is 'ok' or 'error'. */
 export function toast(message, kind = 'ok') {
   const box = document.getElementById('toast');
   if (!box) return;
