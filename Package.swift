@@ -34,7 +34,7 @@ let package = Package(
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
         .target(name: "ShopCore", dependencies: ["SQL", "Crypto"]),
-        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL"], resources: [.copy("Public")]),
+        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL"], resources: [.copy("Public"), .copy("Media")]),
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
         .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics"]),

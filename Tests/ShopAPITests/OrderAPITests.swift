@@ -183,7 +183,7 @@ struct OrderAPITests {
         let refused = try app.orderPlace(buyer, key: "big", app.orderBuyNowBody(buyer, [(a, 99), (b, 99)]))
 
         expectError(refused, 422, "cart_limit_exceeded")
-        #expect((refused.json["error"] as? [String: Any])?["message"] as? String == "亲, 企业采购请联系我们客服")
+        #expect((refused.json["error"] as? [String: Any])?["message"] as? String == "亲，企业采购请联系我们客服")
         #expect(try app.orderStock(a) == 500)
         #expect(try app.orderCount() == 0)
     }

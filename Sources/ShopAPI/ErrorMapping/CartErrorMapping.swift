@@ -3,7 +3,7 @@ import ShopCore
 
 extension ErrorMapping {
     /// The Floral client's own words for the cap: enterprise purchases go through customer service.
-    static let cartLimitMessage = "亲, 企业采购请联系我们客服"
+    static let cartLimitMessage = "亲，企业采购请联系我们客服"
 
     /// Cart: the cap, stock, unknown SKUs and lines.
     @Sendable static func cart(_ error: any Error) -> HTTPError? {

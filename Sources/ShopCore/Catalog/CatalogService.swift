@@ -35,6 +35,10 @@ public struct CatalogService: Sendable {
     public func products(_ query: ProductQuery) throws -> Page<ProductSummary> {
         if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", "min_price_cents must be 0 or more.") }
         if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", "max_price_cents must be 0 or more.") }
+        // A range that holds nothing is a mistake to point out, not an empty page to show.
+        if let min = query.minPriceCents, let max = query.maxPriceCents, min > max {
+            throw ValidationError("min_price_cents", "min_price_cents must not be more than max_price_cents.")
+        }
         var query = query
         query.text = try SearchText.normalize(query.text)
         let page = try pool.read { db in

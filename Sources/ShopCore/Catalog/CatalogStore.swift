@@ -161,10 +161,13 @@ struct CatalogStore {
             """) else { return nil }
         let images = try db.query("SELECT url FROM product_images WHERE product_id = \(id) ORDER BY position")
             .map { try $0.decode("url", as: String.self) }
-        let skus = try db.query("SELECT id, code, name, price_cents, stock FROM skus WHERE product_id = \(id) ORDER BY price_cents, id")
+        let skus = try db.query("""
+            SELECT id, code, name, price_cents, original_price_cents, stock FROM skus WHERE product_id = \(id) ORDER BY price_cents, id
+            """)
             .map { row in
                 SKU(id: try row.decode("id"), code: try row.decode("code"), name: try row.decode("name"),
-                    priceCents: try row.decode("price_cents"), stock: try row.decode("stock"))
+                    priceCents: try row.decode("price_cents"), originalPriceCents: try row.decode("original_price_cents"),
+                    stock: try row.decode("stock"))
             }
         let attributesText: String = try row.decode("attributes")
         guard let attributes = JSONValue.object(parsing: attributesText) else {

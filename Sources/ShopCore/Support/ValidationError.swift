@@ -29,14 +29,16 @@ enum Validate {
         if bad { throw ValidationError(field, "\(field) must not contain control characters.") }
     }
 
-    /// An absolute http(s) URL of at most 512 characters with no space or control character, or empty.
+    /// An absolute http(s) URL of at most 512 characters with no space or control character, a
+    /// path of an image the shop serves itself (`/media/demo/rose-red.svg`, see `MediaPath`), or empty.
     static func optionalURL(_ value: String, field: String) throws {
         guard !value.isEmpty else { return }
         try length(value, 1...512, field: field)
+        if MediaPath.segments(of: value) != nil { return }
         let lower = value.lowercased()
         let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : ""
         guard !rest.isEmpty, !rest.unicodeScalars.contains(where: { $0.isBlank || $0.properties.generalCategory == .control }) else {
-            throw ValidationError(field, "\(field) must be an http(s) URL.")
+            throw ValidationError(field, "\(field) must be an http(s) URL or a /media/ path.")
         }
     }
 

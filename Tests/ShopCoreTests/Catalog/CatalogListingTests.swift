@@ -115,12 +115,15 @@ struct CatalogListingTests {
         #expect(try fixture.catalogTitles(min: 0).count == 7)
     }
 
-    @Test func negativePricesAreValidationErrorsAndAnEmptyRangeIsEmpty() throws {
+    @Test func negativePricesAndAMinimumAboveTheMaximumAreValidationErrors() throws {
         let fixture = try sortingShop()
         #expect(throws: ValidationError.self) { try fixture.catalogTitles(min: -1) }
         #expect(throws: ValidationError.self) { try fixture.catalogTitles(max: -1) }
-        // min above max is a range with nothing in it, not an error
-        #expect(try fixture.catalogTitles(min: 10_000, max: 9_999).isEmpty)
+        // A range that can hold nothing is the shopper's slip, said as such (the contract: max not below min).
+        #expect(throws: ValidationError("min_price_cents", "min_price_cents must not be more than max_price_cents.")) {
+            try fixture.catalogTitles(min: 10_000, max: 9_999)
+        }
+        #expect(try fixture.catalogTitles(min: 21_000, max: 22_000).isEmpty, "a range between prices is empty, not an error")
     }
 
     @Test func aPageOutsideOneToAHundredIsAValidationError() {
