@@ -9,6 +9,7 @@ public struct CatalogService: Sendable {
     let settings: Config.Search
     private let store = CatalogStore()
     private let search = SearchStore()
+    private let changes = CatalogChanges()
     private let recorder: SearchRecorder
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
@@ -30,6 +31,15 @@ public struct CatalogService: Sendable {
         try pool.read { db in try store.categoryTree(db) }
     }
 
+    /// The category tree, unless nothing in the catalogue changed since version `known`.
+    public func categoryTree(unlessAt known: Int64?) throws -> Versioned<[CategoryNode]> {
+        try pool.read { db in
+            let version = try changes.version(db)
+            if version == known { return .unchanged }
+            return .current(try store.categoryTree(db), version: version)
+        }
+    }
+
     /// On-sale products matching the query; a search is logged for the hot keywords with who searched
     /// and whether it found anything (a keyword that could never be hot is not logged).
     public func products(_ query: ProductQuery) throws -> Page<ProductSummary> {
@@ -49,6 +59,33 @@ public struct CatalogService: Sendable {
             recorder.record(text.lowercased(), searcher: query.searcher?.key ?? "", found: page.total > 0, at: clock.unixNow)
         }
         return page
+    }
+
+    /// A page of on-sale products, unless nothing in the catalogue changed since version `known`.
+    /// A search is always read (and recorded, as `products(_:)` does) and never versioned.
+    public func products(_ query: ProductQuery, unlessAt known: Int64?) throws -> Versioned<Page<ProductSummary>> {
+        guard try SearchText.normalize(query.text) == nil else { return .current(try products(query), version: nil) }
+        if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", "min_price_cents must be 0 or more.") }
+        if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", "max_price_cents must be 0 or more.") }
+        var listing = query
+        listing.text = nil
+        return try pool.read { db in
+            let version = try changes.version(db)
+            if version == known { return .unchanged }
+            if let category = listing.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
+            return .current(try store.products(listing, db), version: version)
+        }
+    }
+
+    /// A product page, unless nothing it shows changed since version `known` (a version of this
+    /// product's counter: compare it only with what this method answered for the same id).
+    public func product(_ id: ProductID, unlessAt known: Int64?) throws -> Versioned<ProductDetail> {
+        try pool.read { db in
+            let version = try changes.version(of: id, db)
+            if version == known { return .unchanged }
+            guard let detail = try store.product(id, db) else { throw CatalogError.productNotFound }
+            return .current(detail, version: version)
+        }
     }
 
     /// A product page; unknown and off-sale products are `productNotFound`.
