@@ -101,9 +101,12 @@ extension Request {
 
 extension Response {
     /// `response` (the 200 a GET would get) with its `ETag`; or, when the request is a GET or
-    /// HEAD whose `If-None-Match` matches that tag, a 304 without a body that keeps the headers a
-    /// cache needs to refresh what it holds (ETag, Cache-Control, Vary, ...) and drops the
-    /// `Content-*` fields that describe a body (RFC 9110 §15.4.5).
+    /// HEAD whose `If-None-Match` matches that tag, a 304 that keeps the headers a cache needs to
+    /// refresh what it holds (ETag, Cache-Control, Vary, ...) and drops the `Content-*` fields
+    /// that describe a body (RFC 9110 §15.4.5). The 304 keeps the body bytes, as a HEAD answer
+    /// does: the server sends none after a 304 and, from their count, the `Content-Length` a
+    /// 200 would have had, the only one RFC 9110 §8.6 allows on a 304 (an empty body would make
+    /// it `Content-Length: 0`).
     public static func conditional(_ response: Response, etag: EntityTag, for request: Request) -> Response {
         var response = response
         response.headers.set("ETag", etag.description)
@@ -115,6 +118,6 @@ extension Response {
             if lowered.hasPrefix("content-") && lowered != "content-location" { continue }
             headers.add(name, value)
         }
-        return Response(status: .notModified, headers: headers)
+        return Response(status: .notModified, headers: headers, body: response.body)
     }
 }
