@@ -41,7 +41,7 @@ BEGIN
 END
 $$;
 
--- Rows of a product (SKUs, images).
+-- Rows of a product (SKU names and codes, images).
 CREATE FUNCTION catalog_changes_by_product() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -55,7 +55,9 @@ CREATE TRIGGER catalog_changes_products AFTER INSERT OR UPDATE OR DELETE ON prod
     FOR EACH ROW EXECUTE FUNCTION catalog_changes_by_id();
 CREATE TRIGGER catalog_changes_categories AFTER INSERT OR UPDATE OR DELETE ON categories
     FOR EACH ROW EXECUTE FUNCTION catalog_changes_by_id();
-CREATE TRIGGER catalog_changes_skus AFTER INSERT OR UPDATE OR DELETE ON skus
+-- A SKU's price, stock or product, and any SKU added or removed, already update its products
+-- row (skus_refresh_product in 0002), which moves the counter; only its code and name do not.
+CREATE TRIGGER catalog_changes_skus AFTER UPDATE OF code, name ON skus
     FOR EACH ROW EXECUTE FUNCTION catalog_changes_by_product();
 CREATE TRIGGER catalog_changes_product_images AFTER INSERT OR UPDATE OR DELETE ON product_images
     FOR EACH ROW EXECUTE FUNCTION catalog_changes_by_product();

@@ -24,14 +24,10 @@ CREATE TRIGGER catalog_changes_product_delete AFTER DELETE ON products BEGIN
     UPDATE catalog_changes SET version = version + 1 WHERE shard = OLD.id % 64;
 END;
 
-CREATE TRIGGER catalog_changes_sku_insert AFTER INSERT ON skus BEGIN
-    UPDATE catalog_changes SET version = version + 1 WHERE shard = NEW.product_id % 64;
-END;
-CREATE TRIGGER catalog_changes_sku_update AFTER UPDATE ON skus BEGIN
+-- A SKU's price, stock or product, and any SKU added or removed, already update its products
+-- row (skus_after_* in 0002), which moves the counter above; only its code and name do not.
+CREATE TRIGGER catalog_changes_sku_update AFTER UPDATE OF code, name ON skus BEGIN
     UPDATE catalog_changes SET version = version + 1 WHERE shard IN (OLD.product_id % 64, NEW.product_id % 64);
-END;
-CREATE TRIGGER catalog_changes_sku_delete AFTER DELETE ON skus BEGIN
-    UPDATE catalog_changes SET version = version + 1 WHERE shard = OLD.product_id % 64;
 END;
 
 CREATE TRIGGER catalog_changes_image_insert AFTER INSERT ON product_images BEGIN
