@@ -43,12 +43,7 @@ public struct CatalogService: Sendable {
     /// On-sale products matching the query; a search is logged for the hot keywords with who searched
     /// and whether it found anything (a keyword that could never be hot is not logged).
     public func products(_ query: ProductQuery) throws -> Page<ProductSummary> {
-        if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", "min_price_cents must be 0 or more.") }
-        if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", "max_price_cents must be 0 or more.") }
-        // A range that holds nothing is a mistake to point out, not an empty page to show.
-        if let min = query.minPriceCents, let max = query.maxPriceCents, min > max {
-            throw ValidationError("min_price_cents", "min_price_cents must not be more than max_price_cents.")
-        }
+        try Self.validatePrices(query)
         var query = query
         query.text = try SearchText.normalize(query.text)
         let page = try pool.read { db in
@@ -65,8 +60,7 @@ public struct CatalogService: Sendable {
     /// A search is always read (and recorded, as `products(_:)` does) and never versioned.
     public func products(_ query: ProductQuery, unlessAt known: Int64?) throws -> Versioned<Page<ProductSummary>> {
         guard try SearchText.normalize(query.text) == nil else { return .current(try products(query), version: nil) }
-        if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", "min_price_cents must be 0 or more.") }
-        if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", "max_price_cents must be 0 or more.") }
+        try Self.validatePrices(query)
         var listing = query
         listing.text = nil
         return try pool.read { db in
@@ -85,6 +79,15 @@ public struct CatalogService: Sendable {
             if version == known { return .unchanged }
             guard let detail = try store.product(id, db) else { throw CatalogError.productNotFound }
             return .current(detail, version: version)
+        }
+    }
+
+    private static func validatePrices(_ query: ProductQuery) throws {
+        if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", "min_price_cents must be 0 or more.") }
+        if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", "max_price_cents must be 0 or more.") }
+        // A range that holds nothing is a mistake to point out, not an empty page to show.
+        if let min = query.minPriceCents, let max = query.maxPriceCents, min > max {
+            throw ValidationError("min_price_cents", "min_price_cents must not be more than max_price_cents.")
         }
     }
 
