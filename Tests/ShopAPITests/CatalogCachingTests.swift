@@ -352,3 +352,77 @@ struct ResponseCacheTests {
         #expect(cache.size.bytes == 12)
     }
 }
+
+@Suite("Catalogue change counters: what the cache keys on")
+struct CatalogChangeCounterTests {
+    private struct Counters: Equatable {
+        let product: Int64
+        let sum: Int64
+    }
+
+    private func counters(of product: Int64, _ shop: Shop) throws -> Counters {
+        try shop.pool.read { db in
+            Counters(product: try db.scalarInt("SELECT version FROM catalog_changes WHERE shard = \(product % 64)") ?? -1,
+                     sum: try db.scalarInt("SELECT CAST(SUM(version) AS BIGINT) FROM catalog_changes") ?? -1)
+        }
+    }
+
+    @Test func everyWriteToAProductItsSKUsItsImagesOrACategoryMovesTheCounters() throws {
+        let app = try TestAPI()
+        try app.orderSeed([("A", "10.00", 5)])
+        let product = try #require(try app.shop.pool.read { db in try db.scalarInt("SELECT product_id FROM skus WHERE code = 'A'") })
+        let category = try #require(try app.shop.pool.read { db in try db.scalarInt("SELECT category_id FROM products WHERE id = \(product)") })
+        let ofTheProduct: [(String, SQL)] = [
+            ("title", "UPDATE products SET title = '改' WHERE id = \(product)"),
+            ("sales", "UPDATE products SET sales = sales + 1 WHERE id = \(product)"),
+            ("status", "UPDATE products SET status = 'off_sale' WHERE id = \(product)"),
+            ("stock", "UPDATE skus SET stock = stock - 1 WHERE product_id = \(product)"),
+            ("a SKU's price", "UPDATE skus SET price_cents = 990 WHERE product_id = \(product)"),
+            ("a SKU's name", "UPDATE skus SET name = '改' WHERE product_id = \(product)"),
+            ("a new SKU", """
+                INSERT INTO skus (product_id, code, name, price_cents, original_price_cents, stock, created_at, updated_at)
+                VALUES (\(product), 'A-2', '大', 2000, 2000, 1, 0, 0)
+                """),
+            ("a SKU removed", "DELETE FROM skus WHERE code = 'A-2'"),
+            ("a new image", "INSERT INTO product_images (product_id, position, url) VALUES (\(product), 9, 'https://img.example/9.jpg')"),
+            ("an image changed", "UPDATE product_images SET url = 'https://img.example/10.jpg' WHERE product_id = \(product) AND position = 9"),
+            ("an image removed", "DELETE FROM product_images WHERE product_id = \(product) AND position = 9"),
+        ]
+        for (change, sql) in ofTheProduct {
+            let before = try counters(of: product, app.shop)
+            try app.shop.pool.write { db in _ = try db.run(sql) }
+            let after = try counters(of: product, app.shop)
+            #expect(after.product > before.product, "\(change)")
+            #expect(after.sum > before.sum, "\(change)")
+        }
+        let elsewhere: [(String, SQL)] = [
+            ("a new category", "INSERT INTO categories (name, parent_id, path, position) VALUES ('新', NULL, '新', 9)"),
+            ("a category renamed", "UPDATE categories SET name = '更新' WHERE path = '新'"),
+            ("a new product", """
+                INSERT INTO products (code, category_id, title, status, created_at, updated_at)
+                VALUES ('NEW', \(category), '新品', 'on_sale', 0, 0)
+                """),
+            ("a product removed", "DELETE FROM products WHERE code = 'NEW'"),
+            ("a category removed", "DELETE FROM categories WHERE path = '新'"),
+        ]
+        for (change, sql) in elsewhere {
+            let before = try counters(of: product, app.shop)
+            try app.shop.pool.write { db in _ = try db.run(sql) }
+            #expect(try counters(of: product, app.shop).sum > before.sum, "\(change)")
+        }
+    }
+
+    @Test(.enabled(if: TestDatabase.isPostgreSQL))
+    func onPostgreSQLATransactionMovesEachCounterOnceHoweverManyRowsItChanges() throws {
+        let app = try TestAPI()
+        try app.orderSeed([("A", "10.00", 5)])
+        let product = try #require(try app.shop.pool.read { db in try db.scalarInt("SELECT product_id FROM skus WHERE code = 'A'") })
+        let before = try counters(of: product, app.shop)
+        try app.shop.pool.write { db in
+            for _ in 0..<3 { _ = try db.run("UPDATE skus SET stock = stock - 1 WHERE code = 'A'") }
+        }
+        #expect(try counters(of: product, app.shop) == Counters(product: before.product + 1, sum: before.sum + 1))
+        try app.shop.pool.write { db in _ = try db.run("UPDATE skus SET stock = stock + 1 WHERE code = 'A'") }
+        #expect(try counters(of: product, app.shop).product == before.product + 2, "the next transaction moves it again")
+    }
+}
