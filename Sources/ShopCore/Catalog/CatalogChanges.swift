@@ -1,6 +1,6 @@
 import SQL
 
-/// The catalogue's change counters (migration 0013): triggers move them in the same transaction
+/// The catalogue's change counters (migration 0015): triggers move them in the same transaction
 /// as any change to a product, its SKUs and images, or a category, so a version read from the
 /// database says whether a copy made earlier, on this node or another, is still what the
 /// database holds.

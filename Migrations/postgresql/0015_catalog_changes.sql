@@ -7,7 +7,7 @@
 -- 64 counters, one per product_id % 64, rather than one row: every order would otherwise queue
 -- on that row until it commits. A product page reads its own counter, a list or the category
 -- tree their sum (every change raises the sum, nothing lowers it).
--- PostgreSQL translation of Migrations/sqlite/0013_catalog_changes.sql, with one difference: a
+-- PostgreSQL translation of Migrations/sqlite/0015_catalog_changes.sql, with one difference: a
 -- transaction moves each counter once, however many rows it changes (readers see all of a
 -- transaction or none of it, so once is enough), which keeps a bulk import from piling up
 -- thousands of versions of the same 64 rows.
