@@ -39,6 +39,21 @@ struct CatalogLine {
     }
 }
 
+/// Every entry of the search index: (term, product, field, position) of SQLite's FTS5 table, or
+/// the rows of PostgreSQL's gram table (its trigram indexes are on products itself). Run it in a
+/// write: reading SQLite's index takes a temporary fts5vocab table.
+func searchIndexEntries(_ db: any SQLConnection) throws -> [[SQLValue]] {
+    switch db.dialect {
+    case .sqlite:
+        try db.execute(script: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_fts_entries USING fts5vocab(main, search_fts, 'instance')")
+        return try db.query("SELECT term, doc, col, \"offset\" FROM temp.search_fts_entries ORDER BY term, doc, col, \"offset\"")
+            .map { row in (0..<4).map { row[$0] } }
+    case .postgresql:
+        return try db.query("SELECT gram, field, product_id FROM search_grams ORDER BY gram, field, product_id")
+            .map { row in (0..<3).map { row[$0] } }
+    }
+}
+
 /// Every row of the catalogue and search tables: "the database is unchanged" compares two of these.
 struct CatalogSnapshot: Equatable {
     let tables: [String: [[SQLValue]]]
@@ -68,7 +83,6 @@ extension TestShop {
     }
 
     func catalogSnapshot() throws -> CatalogSnapshot {
-        // (A write: reading SQLite's FTS5 index takes a temporary fts5vocab table.)
         try pool.write { db in
             var tables: [String: [[SQLValue]]] = [:]
             for table in ["categories", "products", "skus", "product_images", "search_queries"] {
@@ -76,20 +90,6 @@ extension TestShop {
             }
             tables["search index"] = try searchIndexEntries(db)
             return CatalogSnapshot(tables: tables)
-        }
-    }
-
-    /// Every entry of the search index: (term, product, field, position) of SQLite's FTS5 table, or
-    /// the rows of PostgreSQL's gram table (its trigram indexes are on products itself).
-    func searchIndexEntries(_ db: any SQLConnection) throws -> [[SQLValue]] {
-        switch db.dialect {
-        case .sqlite:
-            try db.execute(script: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_fts_entries USING fts5vocab(main, search_fts, 'instance')")
-            return try db.query("SELECT term, doc, col, \"offset\" FROM temp.search_fts_entries ORDER BY term, doc, col, \"offset\"")
-                .map { row in (0..<4).map { row[$0] } }
-        case .postgresql:
-            return try db.query("SELECT gram, field, product_id FROM search_grams ORDER BY gram, field, product_id")
-                .map { row in (0..<3).map { row[$0] } }
         }
     }
 
