@@ -13,7 +13,8 @@ import SQL
 ///   (many matches: for a two-character query with thousands of hits, page 1 is a few hundred
 ///   rows in).
 ///
-/// Other sorts rank all matches as one tier, read from the index.
+/// Other sorts rank all matches as one tier: best sellers first is read like a relevance tier,
+/// the rest from the index.
 struct ProductSearch {
     let totals: SearchTotals
 
@@ -174,10 +175,14 @@ private struct TierReader {
         }
         let found = try walking(tier, rows: rows, offset: offset, limit: limit, db)
         guard found.count < limit, rows < onSale else { return found }
-        // The matches are not spread evenly (similar products imported together sell alike):
-        // walk the best sellers' index against the tier's ids from the search index instead,
-        // which reads no text and stops at the page wherever it is.
-        return try walkingIndex(tier, offset: offset, limit: limit, db)
+        // The matches are not spread evenly (similar products imported together sell alike).
+        // SQLite: walk the best sellers' index against the tier's ids from the search index, which
+        // reads no text and stops at the page wherever it is. PostgreSQL plans that walk as a
+        // probe of each product's text (thousands of rows read): rank the tier's matches instead.
+        switch db.dialect {
+        case .sqlite: return try walkingIndex(tier, offset: offset, limit: limit, db)
+        case .postgresql: return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
+        }
     }
 
     private func namedCondition(_ named: Bool?, alias: String) -> SQL? {
@@ -207,14 +212,13 @@ private struct TierReader {
             """).map { try $0.decode("id") }
     }
 
-    /// The tier's products in best-seller order, walking that index and keeping the ids the search
-    /// index gives for the tier.
+    /// SQLite: the tier's products in best-seller order, walking that index and keeping the ids the
+    /// FTS5 table gives for the tier.
     private func walkingIndex(_ tier: ProductSearch.Tier, offset: Int, limit: Int, _ db: any SQLConnection) throws -> [ProductID] {
-        let products: SQL = db.dialect == .sqlite ? "products p INDEXED BY products_by_sales" : "products p"
         let conditions = (["p.status = \(ProductStatus.onSale)", "p.id IN (\(match.ids(tier.scope)))"] + filters
             + [namedCondition(tier.named, alias: "p")].compactMap { $0 }).joined(separator: " AND ")
         return try db.query("""
-            SELECT p.id FROM \(products) WHERE \(conditions) ORDER BY \(ProductSearch.relevanceOrder) LIMIT \(limit) OFFSET \(offset)
+            SELECT p.id FROM products p INDEXED BY products_by_sales WHERE \(conditions) ORDER BY \(ProductSearch.relevanceOrder) LIMIT \(limit) OFFSET \(offset)
             """).map { try $0.decode("id") }
     }
 }

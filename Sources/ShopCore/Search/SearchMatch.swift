@@ -60,18 +60,9 @@ struct SearchMatch {
         }
     }
 
-    /// The ids of the on-sale products in `scope`, from the index alone where it can.
+    /// SQLite: the ids of the on-sale products in `scope`, from the FTS5 table alone.
     func ids(_ scope: Scope) -> SQL {
-        switch dialect {
-        case .sqlite:
-            return "SELECT rowid FROM search_fts WHERE search_fts MATCH \(ftsQuery(scope))"
-        case .postgresql where usesGrams:
-            let field: SQL = if case .field(let field) = scope { " AND field = \(field.rawValue)" } else { "" }
-            return "SELECT product_id FROM search_grams WHERE gram = \(text)\(field)"
-        case .postgresql:
-            let (from, condition) = source(scope)
-            return "SELECT p.id FROM \(from) WHERE \(condition)"
-        }
+        "SELECT rowid FROM search_fts WHERE search_fts MATCH \(ftsQuery(scope))"
     }
 
     /// Whether the product `alias` is in `scope`, read from its text (no index).
