@@ -42,3 +42,17 @@ END;
 
 -- Suggestions list the titles that start with what was typed: a range of this index.
 CREATE INDEX products_by_search_title ON products (lower(title)) WHERE status = 'on_sale';
+
+-- Hot keywords: per keyword and searcher, the last search that found something. The hot list
+-- counts these rows of the last 7 days instead of every search logged (a busy week logged 100,000
+-- searches and took 90 ms to rank); SearchStore.record keeps it beside search_queries.
+CREATE TABLE search_keyword_searchers (
+    keyword TEXT NOT NULL,
+    searcher TEXT NOT NULL,
+    last_found_at INTEGER NOT NULL,
+    PRIMARY KEY (keyword, searcher)
+) WITHOUT ROWID;
+CREATE INDEX search_keyword_searchers_by_time ON search_keyword_searchers (last_found_at);
+
+INSERT INTO search_keyword_searchers (keyword, searcher, last_found_at)
+SELECT keyword, searcher, MAX(searched_at) FROM search_queries WHERE found = 1 GROUP BY keyword, searcher;

@@ -56,10 +56,21 @@ struct SearchStore {
         let at: Int64
     }
 
+    /// Logs the search, and for one that found something moves its searcher's last time for the
+    /// keyword (what the hot list counts).
     func record(_ search: LoggedSearch, _ db: any SQLConnection) throws {
         try db.run("""
             INSERT INTO search_queries (keyword, searcher, found, searched_at)
             VALUES (\(search.keyword), \(search.searcher), \(search.found), \(search.at))
+            """)
+        guard search.found else { return }
+        let later: SQL = switch db.dialect {
+        case .sqlite: "max(last_found_at, excluded.last_found_at)"
+        case .postgresql: "GREATEST(search_keyword_searchers.last_found_at, excluded.last_found_at)"
+        }
+        try db.run("""
+            INSERT INTO search_keyword_searchers (keyword, searcher, last_found_at) VALUES (\(search.keyword), \(search.searcher), \(search.at))
+            ON CONFLICT (keyword, searcher) DO UPDATE SET last_found_at = \(later)
             """)
     }
 
@@ -78,17 +89,20 @@ struct SearchStore {
             WHERE strpos(replace(keyword, ' ', ''), value) > 0
             """
         }
+        // One row per keyword and searcher whose last finding search is this week: COUNT(*) is the
+        // number of different people.
         return try db.query("""
-            SELECT keyword, COUNT(DISTINCT searcher) AS n FROM search_queries
-            WHERE searched_at > \(since) AND found = 1
+            SELECT keyword, COUNT(*) AS n FROM search_keyword_searchers
+            WHERE last_found_at > \(since)
             GROUP BY keyword
-            HAVING COUNT(DISTINCT searcher) >= \(minSearchers)
+            HAVING COUNT(*) >= \(minSearchers)
                AND NOT EXISTS (\(containsBlocked))
-            ORDER BY n DESC, MAX(searched_at) DESC, keyword LIMIT \(limit)
+            ORDER BY n DESC, MAX(last_found_at) DESC, keyword LIMIT \(limit)
             """).map { HotKeyword(keyword: try $0.decode("keyword"), count: try $0.decode("n")) }
     }
 
     func purge(before: Int64, _ db: any SQLConnection) throws {
         try db.run("DELETE FROM search_queries WHERE searched_at < \(before)")
+        try db.run("DELETE FROM search_keyword_searchers WHERE last_found_at < \(before)")
     }
 }
