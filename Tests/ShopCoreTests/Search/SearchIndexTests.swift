@@ -272,6 +272,7 @@ struct SearchIndexTests {
         #expect(after != before)
     }
 
+    /// (Also: the searches logged before it become the hot keywords' rows.)
     @Test func theMigrationIndexesTheProductsAlreadyThereAsTheImportWould() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("search-migration-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -303,6 +304,10 @@ struct SearchIndexTests {
                     VALUES (\(product.code), 1, \(product.title), \(product.subtitle), \(product.description), \(product.status), 0, 0)
                     """)
             }
+            _ = try db.run("""
+                INSERT INTO search_queries (keyword, searched_at, searcher, found)
+                VALUES ('玫瑰', 100, 'ip:1', 1), ('玫瑰', 300, 'ip:1', 1), ('玫瑰', 400, 'ip:1', 0), ('蛋糕', 200, 'ip:2', 0)
+                """)
         }
         _ = try Migrator(migrations: migrations).migrate(pool)
         let migrated = try pool.write { try searchIndexEntries($0) }
@@ -311,6 +316,12 @@ struct SearchIndexTests {
         }
         #expect(!migrated.isEmpty)
         #expect(try pool.write { try searchIndexEntries($0) } == migrated)
+        let searchers = try pool.read { db in
+            try db.query("SELECT keyword, searcher, last_found_at FROM search_keyword_searchers").map { row in
+                "\(try row.decode("keyword", as: String.self)) \(try row.decode("searcher", as: String.self)) \(try row.decode("last_found_at", as: Int64.self))"
+            }
+        }
+        #expect(searchers == ["玫瑰 ip:1 300"])
     }
 
     // MARK: Suggestions
