@@ -13,9 +13,10 @@ struct SearchStore {
         let key = Array(folded.utf8)
         func startsWithQuery(_ term: String) -> Bool { SearchText.fold(term).utf8.starts(with: key) }
 
-        let (foldedName, foldedTitle, containsName): (SQL, SQL, SQL) = switch db.dialect {
-        case .sqlite: ("lower(name)", "lower(title)", "instr(lower(name), \(folded)) > 0")
-        case .postgresql: ("search_fold(name)", "search_fold(title) COLLATE \"C\"", "strpos(search_fold(name), \(folded)) > 0")
+        // (SQLite, without statistics, prefers the status index and folds every title: name the index.)
+        let (foldedName, foldedTitle, containsName, products): (SQL, SQL, SQL, SQL) = switch db.dialect {
+        case .sqlite: ("lower(name)", "lower(title)", "instr(lower(name), \(folded)) > 0", "products INDEXED BY products_by_search_title")
+        case .postgresql: ("search_fold(name)", "search_fold(title) COLLATE \"C\"", "strpos(search_fold(name), \(folded)) > 0", "products")
         }
         let categories = try db.query("SELECT DISTINCT name, \(foldedName) AS folded FROM categories WHERE \(containsName)")
             .map { (name: try $0.decode("name", as: String.self), folded: try $0.decode("folded", as: String.self)) }
@@ -28,7 +29,7 @@ struct SearchStore {
         // that starts with it sorts below it followed by U+10FFFF).
         let upper = folded + "\u{10FFFF}"
         let prefixed = try db.query("""
-            SELECT title FROM products
+            SELECT title FROM \(products)
             WHERE status = 'on_sale' AND \(foldedTitle) >= \(folded) AND \(foldedTitle) < \(upper)
             ORDER BY \(foldedTitle), title LIMIT \(3 * limit)
             """).map { try $0.decode("title", as: String.self) }
