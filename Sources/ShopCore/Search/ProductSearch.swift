@@ -166,15 +166,20 @@ private struct TierReader {
             return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
         }
         // A walk keeps about count/onSale of the products it passes; reading the tier from the
-        // index costs about one row per match. Walk when that passes fewer rows (a walked row
-        // reads the product's text, so it counts a little more).
+        // index costs about one row per match. Walk when that costs less: on SQLite a walked row
+        // (the product's text) costs a little more than an indexed match; on PostgreSQL several
+        // times less (a match from pg_trgm is rechecked, one from search_grams joined row by row).
         let expected = Double(offset + limit) * Double(max(onSale, count)) / Double(count)
         let rows = Int((expected * 1.5).rounded(.up)) + 32
-        guard 3 * rows < 2 * count else {
+        let walkIsCheaper = switch db.dialect {
+        case .sqlite: 3 * rows < 2 * count
+        case .postgresql: rows < 4 * count
+        }
+        guard walkIsCheaper, rows < onSale else {
             return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
         }
         let found = try walking(tier, rows: rows, offset: offset, limit: limit, db)
-        guard found.count < limit, rows < onSale else { return found }
+        guard found.count < limit else { return found }
         // The matches are not spread evenly (similar products imported together sell alike).
         // SQLite: walk the best sellers' index against the tier's ids from the search index, which
         // reads no text and stops at the page wherever it is. PostgreSQL plans that walk as a
