@@ -100,7 +100,7 @@ public struct CatalogService: Sendable {
     /// Up to 10 terms for the search box, those starting with the text first.
     public func suggestions(_ raw: String?) throws -> [String] {
         guard let text = try SearchText.normalize(raw) else { return [] }
-        return try pool.read { db in try search.suggestions(text, limit: 10, db) }
+        return try pool.read { db in try search.suggestions(text, limit: 10, titles: store.search, db) }
     }
 
     /// Up to 10 keywords of the last 7 days, by the number of different people who searched them and
