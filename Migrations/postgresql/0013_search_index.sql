@@ -1,8 +1,8 @@
 -- Product search answers every query length from an index over title, subtitle and description.
 -- PostgreSQL translation of Migrations/sqlite/0013_search_index.sql, where one FTS5 table with the
--- `shop_grams` tokenizer does it all. Here queries of three characters or more keep the pg_trgm
--- indexes of 0003 (on lower(field): a superset of what search_fold finds, rechecked exactly), and
--- queries of one or two characters read search_grams, which now covers descriptions too.
+-- `shop_grams` tokenizer does it all. Here queries of one or two characters read search_grams,
+-- which now covers descriptions too; longer ones a pg_trgm index on search_texts, the folded text
+-- of on-sale products. Both are written by SearchIndex (the catalogue import), not by triggers.
 --
 -- Text is matched with ASCII letters folded to lower case and nothing else changed (SQLite's
 -- lower(), the tokenizer and SearchText.fold do the same), so both engines find the same products.
@@ -35,6 +35,27 @@ SELECT gram, MIN(field), id FROM (
     WHERE p.status = 'on_sale' AND i + k.width - 1 <= length(f.folded)
 ) AS grams
 GROUP BY gram, id;
+
+-- The folded title, subtitle and description of each on-sale product (search_fold of each) under
+-- one trigram index over the three joined by line breaks (no query holds one, so no match spans
+-- two fields). It replaces the trigram indexes of 0003 on products: those rechecked lower() and
+-- search_fold() of every candidate, and every non-HOT update of a product (an SKU's price or
+-- stock, a sale) entered three long texts into them again. Searches read this narrow table, and
+-- only when a product's text or status changes is it written.
+DROP INDEX products_title_trgm;
+DROP INDEX products_subtitle_trgm;
+DROP INDEX products_description_trgm;
+CREATE TABLE search_texts (
+    product_id BIGINT PRIMARY KEY REFERENCES products (id) ON DELETE CASCADE,
+    title TEXT NOT NULL,
+    subtitle TEXT NOT NULL,
+    description TEXT NOT NULL
+);
+INSERT INTO search_texts (product_id, title, subtitle, description)
+SELECT id, search_fold(title), search_fold(subtitle), search_fold(description) FROM products WHERE status = 'on_sale';
+-- (The pending list of new rows is merged by SearchIndex after each batch: gin_clean_pending_list.)
+CREATE INDEX search_texts_trgm ON search_texts
+    USING gin ((title || E'\n' || subtitle || E'\n' || description) gin_trgm_ops);
 
 -- A search with thousands of matches walks on-sale products best-selling first and stops at the
 -- page: that order must come from an index, ties (sales 0 is common) included.

@@ -113,7 +113,7 @@ public struct CatalogImporter: Sendable {
                 try searchIndex.reindex(searchable, db)
                 // A bulk change leaves PostgreSQL's planner with stale statistics (it would scan
                 // every product for a search); refresh them with the import (SQLite plans without).
-                if db.dialect == .postgresql { try db.execute(script: "ANALYZE products; ANALYZE skus; ANALYZE search_grams") }
+                if db.dialect == .postgresql { try db.execute(script: "ANALYZE products; ANALYZE skus; ANALYZE search_grams; ANALYZE search_texts") }
                 return summary
             }
         } catch let dryRun as DryRun {

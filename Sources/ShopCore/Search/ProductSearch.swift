@@ -167,8 +167,8 @@ private struct TierReader {
         }
         // A walk keeps about count/onSale of the products it passes; reading the tier from the
         // index costs about one row per match. Walk when that costs less: on SQLite a walked row
-        // (the product's text) costs a little more than an indexed match; on PostgreSQL several
-        // times less (a match from pg_trgm is rechecked, one from search_grams joined row by row).
+        // (the product's text) costs a little more than an indexed match; on PostgreSQL less (a
+        // match from pg_trgm is rechecked, one from search_grams joined row by row).
         let expected = Double(offset + limit) * Double(max(onSale, count)) / Double(count)
         let rows = Int((expected * 1.5).rounded(.up)) + 32
         let walkIsCheaper = switch db.dialect {
@@ -207,12 +207,17 @@ private struct TierReader {
     /// The tier's products among the `rows` best-selling on-sale products that pass the filters.
     private func walking(_ tier: ProductSearch.Tier, rows: Int, offset: Int, limit: Int, _ db: any SQLConnection) throws -> [ProductID] {
         let walked = (["p.status = \(ProductStatus.onSale)"] + filters).joined(separator: " AND ")
-        let kept = ([match.predicate(tier.scope, alias: "w")] + [namedCondition(tier.named, alias: "w")].compactMap { $0 })
+        // The text read: the product's own row on SQLite, its folded copy on PostgreSQL.
+        let (columns, text, alias): (SQL, SQL, String) = switch db.dialect {
+        case .sqlite: (", p.title, p.subtitle, p.description", "", "w")
+        case .postgresql: ("", "JOIN search_texts t ON t.product_id = w.id", "t")
+        }
+        let kept = ([match.predicate(tier.scope, alias: alias)] + [namedCondition(tier.named, alias: "w")].compactMap { $0 })
             .joined(separator: " AND ")
         return try db.query("""
             SELECT w.id FROM (
-                SELECT p.id, p.sales, p.category_id, p.title, p.subtitle, p.description FROM products p
-                WHERE \(walked) ORDER BY p.sales DESC, p.id DESC LIMIT \(rows)) w
+                SELECT p.id, p.sales, p.category_id\(columns) FROM products p
+                WHERE \(walked) ORDER BY p.sales DESC, p.id DESC LIMIT \(rows)) w \(text)
             WHERE \(kept) ORDER BY w.sales DESC, w.id DESC LIMIT \(limit) OFFSET \(offset)
             """).map { try $0.decode("id") }
     }

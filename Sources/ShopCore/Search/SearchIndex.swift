@@ -1,8 +1,8 @@
 import SQL
 
-/// Keeps the search index in step with `products`: SQLite's FTS5 table `search_fts`, PostgreSQL's
-/// gram table `search_grams` (its trigram indexes are on `products` itself). Both hold on-sale
-/// products only.
+/// Keeps the search index in step with `products`: SQLite's FTS5 table `search_fts`; PostgreSQL's
+/// gram table `search_grams` and `search_texts` (the folded text, under a pg_trgm index). All hold
+/// on-sale products only.
 ///
 /// Whoever changes a product's title, subtitle, description or status calls `reindex` in the same
 /// transaction, once for all the products it changed (the catalogue import does); `shop db copy`
@@ -34,18 +34,28 @@ public struct SearchIndex: Sendable {
                     """)
             case .postgresql:
                 try db.run("DELETE FROM search_grams WHERE product_id IN (\(list: batch))")
+                try db.run("DELETE FROM search_texts WHERE product_id IN (\(list: batch))")
                 try add(try db.query("""
                     SELECT id, title, subtitle, description FROM products WHERE id IN (\(list: batch)) AND status = \(ProductStatus.onSale)
                     """), to: &pending, db)
             }
         }
         try pending.flush(db)
+        if db.dialect == .postgresql { try Self.mergePendingTrigrams(db) }
+    }
+
+    /// New rows of a GIN index wait in its pending list, which every search reads until a vacuum
+    /// merges it (and the planner, seeing it, avoids the index): merge them now, once per batch of
+    /// writes, far cheaper than entering each row into the index as it comes.
+    private static func mergePendingTrigrams(_ db: any SQLConnection) throws {
+        _ = try db.query("SELECT gin_clean_pending_list(CAST('search_texts_trgm' AS regclass)) AS merged")
     }
 
     /// PostgreSQL: every on-sale product's grams, from nothing (SQLite's index travels with its file).
     public func rebuild(_ db: any SQLConnection) throws {
         guard db.dialect == .postgresql else { return }
         try db.run("DELETE FROM search_grams")
+        try db.run("DELETE FROM search_texts")
         var pending = Pending()
         var after: Int64 = 0
         while true {
@@ -58,18 +68,26 @@ public struct SearchIndex: Sendable {
             after = try last.decode("id")
         }
         try pending.flush(db)
-        try db.execute(script: "ANALYZE search_grams")
+        try Self.mergePendingTrigrams(db)
+        try db.execute(script: "ANALYZE search_grams; ANALYZE search_texts")
     }
 
+    /// Writes the folded text of these products and queues their grams.
     private func add(_ rows: [Row], to pending: inout Pending, _ db: any SQLConnection) throws {
+        var texts: [SQL] = []
         for row in rows {
             let id: Int64 = try row.decode("id")
-            for (gram, field) in SearchText.grams(title: try row.decode("title"), subtitle: try row.decode("subtitle"),
-                                                  description: try row.decode("description")) {
+            let title: String = try row.decode("title")
+            let subtitle: String = try row.decode("subtitle")
+            let description: String = try row.decode("description")
+            texts.append("(\(id), \(SearchText.fold(title)), \(SearchText.fold(subtitle)), \(SearchText.fold(description)))")
+            for (gram, field) in SearchText.grams(title: title, subtitle: subtitle, description: description) {
                 pending.append(gram: gram, field: field, product: id)
             }
             if pending.count >= Self.gramsPerInsert { try pending.flush(db) }
         }
+        guard !texts.isEmpty else { return }
+        try db.run("INSERT INTO search_texts (product_id, title, subtitle, description) VALUES \(texts.joined(separator: ", "))")
     }
 
     /// Grams waiting to be written, as three PostgreSQL array literals: one INSERT … unnest() writes

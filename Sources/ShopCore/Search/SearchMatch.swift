@@ -2,11 +2,13 @@ import SQL
 
 /// The SQL that finds a search's matches, per engine. A product matches when one of its folded
 /// fields contains the folded query; its field is the first that does (title, subtitle,
-/// description). Three ways to find them, all giving the same set:
+/// description). Two ways to find them, giving the same set:
 ///
 /// - the index: SQLite's FTS5 table (`shop_grams`: every query length); on PostgreSQL
-///   `search_grams` for one or two characters, the pg_trgm indexes on `lower(field)` for more;
-/// - the text itself (`contains`), for a walk down the best sellers that stops at the page.
+///   `search_grams` for one or two characters, the pg_trgm index on `search_texts` for more;
+/// - the text itself (`contains`), for a walk down the best sellers that stops at the page: the
+///   product's own row on SQLite (`lower()` folds as the index does), its `search_texts` row
+///   (already folded) on PostgreSQL.
 struct SearchMatch {
     enum Field: Int, CaseIterable {
         case title, subtitle, description
@@ -50,14 +52,16 @@ struct SearchMatch {
             return ("search_grams g JOIN products p ON p.id = g.product_id",
                     "g.gram = \(text)\(field) AND p.status = \(ProductStatus.onSale)")
         case .postgresql:
-            let condition: SQL = switch scope {
-            case .field(let field):
-                ([indexed(field)] + field.better.map { "NOT \(contains($0, in: "p"))" }).joined(separator: " AND ")
-            case .any:
-                "(" + Field.allCases.map { "(\(indexed($0)))" }.joined(separator: " OR ") + ")"
-            }
-            return ("products p", "p.status = \(ProductStatus.onSale) AND \(condition)")
+            return ("search_texts t JOIN products p ON p.id = t.product_id",
+                    "p.status = \(ProductStatus.onSale) AND \(Self.document(of: "t")) LIKE \(SearchText.likeContains(text)) ESCAPE '\\' AND \(predicate(scope, alias: "t"))")
         }
+    }
+
+    /// PostgreSQL: a product's folded fields as one text, what the pg_trgm index on `search_texts`
+    /// holds. (A line break cannot be in a query: a match never spans two fields.)
+    static func document(of alias: String) -> SQL {
+        let alias = SQL(stringLiteral: alias)
+        return "(\(alias).title || E'\\n' || \(alias).subtitle || E'\\n' || \(alias).description)"
     }
 
     /// SQLite: the ids of the on-sale products in `scope`, from the FTS5 table alone.
@@ -65,7 +69,8 @@ struct SearchMatch {
         "SELECT rowid FROM search_fts WHERE search_fts MATCH \(ftsQuery(scope))"
     }
 
-    /// Whether the product `alias` is in `scope`, read from its text (no index).
+    /// Whether the product is in `scope`, read from its text (no index): `alias` names the
+    /// product's row on SQLite, its `search_texts` row on PostgreSQL.
     func predicate(_ scope: Scope, alias: String) -> SQL {
         switch scope {
         case .field(let field):
@@ -75,20 +80,14 @@ struct SearchMatch {
         }
     }
 
-    /// The field of product `alias` holds the query.
+    /// The field holds the query: `alias` names the product's row on SQLite, its `search_texts`
+    /// row on PostgreSQL.
     func contains(_ field: Field, in alias: String) -> SQL {
         let column = SQL(stringLiteral: "\(alias).\(field.column)")
         return switch dialect {
         case .sqlite: "instr(lower(\(column)), \(text)) > 0"
-        case .postgresql: "strpos(search_fold(\(column)), \(text)) > 0"
+        case .postgresql: "strpos(\(column), \(text)) > 0"
         }
-    }
-
-    /// PostgreSQL: `contains`, said so the pg_trgm index on `lower(field)` can find the candidates
-    /// (`lower` folds more than `search_fold`, so its LIKE is a superset, then rechecked exactly).
-    private func indexed(_ field: Field) -> SQL {
-        let column = SQL(stringLiteral: "p.\(field.column)")
-        return "lower(\(column)) LIKE lower(\(SearchText.likeContains(text))) ESCAPE '\\' AND \(contains(field, in: "p"))"
     }
 
     /// The FTS5 query for `scope`: the text as one quoted string, so nothing in it is syntax.
@@ -120,14 +119,13 @@ struct SearchMatch {
             }
             return counts
         case .postgresql:
-            let (from, condition) = source(.any)
-            let title = contains(.title, in: "p")
-            let subtitle = contains(.subtitle, in: "p")
+            let title = contains(.title, in: "t")
+            let subtitle = contains(.subtitle, in: "t")
             guard let row = try db.queryOne("""
                 SELECT COUNT(*) FILTER (WHERE \(title)) AS title,
                        COUNT(*) FILTER (WHERE NOT \(title) AND \(subtitle)) AS subtitle,
                        COUNT(*) FILTER (WHERE NOT \(title) AND NOT \(subtitle)) AS description
-                FROM \(from) WHERE \(condition)
+                FROM search_texts t WHERE \(Self.document(of: "t")) LIKE \(SearchText.likeContains(text)) ESCAPE '\\'
                 """) else { return [0, 0, 0] }
             return try Field.allCases.map { Int(try row.decode($0.column, as: Int64.self)) }
         }

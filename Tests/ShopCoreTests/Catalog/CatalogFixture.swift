@@ -40,8 +40,8 @@ struct CatalogLine {
 }
 
 /// Every entry of the search index: (term, product, field, position) of SQLite's FTS5 table, or
-/// the rows of PostgreSQL's gram table (its trigram indexes are on products itself). Run it in a
-/// write: reading SQLite's index takes a temporary fts5vocab table.
+/// the rows of PostgreSQL's gram table then of its folded texts. Run it in a write: reading
+/// SQLite's index takes a temporary fts5vocab table.
 func searchIndexEntries(_ db: any SQLConnection) throws -> [[SQLValue]] {
     switch db.dialect {
     case .sqlite:
@@ -49,8 +49,25 @@ func searchIndexEntries(_ db: any SQLConnection) throws -> [[SQLValue]] {
         return try db.query("SELECT term, doc, col, \"offset\" FROM temp.search_fts_entries ORDER BY term, doc, col, \"offset\"")
             .map { row in (0..<4).map { row[$0] } }
     case .postgresql:
-        return try db.query("SELECT gram, field, product_id FROM search_grams ORDER BY gram, field, product_id")
+        let grams = try db.query("SELECT gram, field, product_id FROM search_grams ORDER BY gram, field, product_id")
             .map { row in (0..<3).map { row[$0] } }
+        let texts = try db.query("SELECT product_id, title, subtitle, description FROM search_texts ORDER BY product_id")
+            .map { row in (0..<4).map { row[$0] } }
+        return grams + texts
+    }
+}
+
+/// How many entries of the search index belong to this product.
+func searchIndexEntries(of product: ProductID, _ db: any SQLConnection) throws -> Int64 {
+    switch db.dialect {
+    case .sqlite:
+        try db.execute(script: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_fts_entries USING fts5vocab(main, search_fts, 'instance')")
+        return try db.scalarInt("SELECT COUNT(*) FROM temp.search_fts_entries WHERE doc = \(product)") ?? 0
+    case .postgresql:
+        return try db.scalarInt("""
+            SELECT (SELECT COUNT(*) FROM search_grams WHERE product_id = \(product))
+                 + (SELECT COUNT(*) FROM search_texts WHERE product_id = \(product))
+            """) ?? 0
     }
 }
 
