@@ -38,6 +38,8 @@ public struct Request: Sendable {
 public struct Context: Sendable {
     /// The `X-Request-Id` of this request (echoed or generated).
     public var requestID: String
+    /// Where the router reports the route it matched (set by `MetricsMiddleware`).
+    var matchedRoute: MatchedRoute?
     private var values: [ObjectIdentifier: any Sendable] = [:]
 
     public init(requestID: String = "") {

@@ -121,7 +121,7 @@ public struct Router: Sendable {
             var parameters: [String: String] = [:]
             for (name, value) in zip(endpoint.parameterNames, match.values) { parameters[name] = String(value) }
             request.parameters = parameters
-            context[MatchedRoute.Key.self]?.set(endpoint.pattern)
+            context.matchedRoute?.set(endpoint.pattern, index: endpoint.order)
             return try endpoint.responder(request, context)
         }
         if best.isEmpty { throw HTTPError.notFound("No route for \(request.path).") }
