@@ -114,14 +114,18 @@ public struct Router: Sendable {
         var values: [Substring] = []
         Self.collect(root, parts, depth: 0, literals: 0, values: &values, into: &best)
         let method = request.method == "HEAD" ? "GET" : request.method
-        let chosen = best.compactMap { match in match.node.endpoints[method].map { (match, $0) } }
-            .min { $0.1.order < $1.1.order }
+        var chosen: (match: Match, endpoint: Endpoint)?
+        for match in best {
+            guard let endpoint = match.node.endpoints[method] else { continue }
+            if chosen.map({ endpoint.order < $0.endpoint.order }) ?? true { chosen = (match, endpoint) }
+        }
         if let (match, endpoint) = chosen {
+            context.matchedRoute?.set(endpoint.pattern, index: endpoint.order)
+            if endpoint.parameterNames.isEmpty && request.parameters.isEmpty { return try endpoint.responder(request, context) }
             var request = request
-            var parameters: [String: String] = [:]
+            var parameters: [String: String] = Dictionary(minimumCapacity: endpoint.parameterNames.count)
             for (name, value) in zip(endpoint.parameterNames, match.values) { parameters[name] = String(value) }
             request.parameters = parameters
-            context.matchedRoute?.set(endpoint.pattern, index: endpoint.order)
             return try endpoint.responder(request, context)
         }
         if best.isEmpty { throw HTTPError.notFound("No route for \(request.path).") }
@@ -155,8 +159,18 @@ public struct Router: Sendable {
         }
     }
 
+    /// The non-empty segments between slashes, found byte by byte: splitting on a `Character`
+    /// would break the whole path into graphemes first.
     static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        var segments: [Substring] = []
+        let bytes = path.utf8
+        var start = bytes.startIndex
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+            if start < index { segments.append(path[start..<index]) }
+            start = bytes.index(after: index)
+        }
+        if start < bytes.endIndex { segments.append(path[start...]) }
+        return segments
     }
 }
 
