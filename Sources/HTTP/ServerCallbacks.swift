@@ -6,7 +6,8 @@ import Foundation
 
 /// Called once when headers arrive, then once per body chunk, then once more to answer.
 let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
-    guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
+    guard let cls, let connection, let requestContext, let uploadDataSize,
+          let client = serverConnection(connection) else { return .NO }
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
 
     if requestContext.pointee == nil {
@@ -16,7 +17,7 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
     /// Every answer stops the request clock: from here on the time is the handler's, not the client's.
     func answer(_ response: Response) -> MHD_Result {
-        server.deadlines.requestReceived(connection)
+        server.deadlines.requestReceived(client)
         return queue(response, on: connection)
     }
 
@@ -57,9 +58,9 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     }
 
     if pending.tooLarge { return answer(tooLargeResponse(server)) }
-    server.deadlines.requestReceived(connection)
+    server.deadlines.requestReceived(client)
     let headers = Headers(collectValues(connection, kind: .HEADER_KIND))
-    let peer = clientAddress(connection)
+    let peer = client.peerAddress
     let request = Request(method: method.map { String(cString: $0) } ?? "GET",
                           path: url.map { String(cString: $0) } ?? "/",
                           query: collectValues(connection, kind: .GET_ARGUMENT_KIND).reduce(into: [:]) { query, pair in
@@ -75,15 +76,24 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     return queue(server.answer(request), on: connection)
 }
 
-/// Called when libmicrohttpd opens a connection and again before it closes the socket.
-let serverConnectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in
-    guard let cls, let connection else { return }
+/// Called when libmicrohttpd opens a connection and again before it closes the socket: the
+/// connection's `ServerConnection` lives in its socket context (retained) in between.
+let serverConnectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+    guard let cls, let connection, let socketContext else { return }
     let deadlines = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines
     if code == .CONNECTION_NOTIFY_STARTED {
-        deadlines.opened(connection, socket: shop_mhd_connection_fd(connection))
-    } else if code == .CONNECTION_NOTIFY_CLOSED {
-        deadlines.closed(connection)
+        let state = ServerConnection(socket: shop_mhd_connection_fd(connection), peerAddress: clientAddress(connection))
+        socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        deadlines.opened(state)
+    } else if code == .CONNECTION_NOTIFY_CLOSED, let existing = socketContext.pointee {
+        socketContext.pointee = nil
+        deadlines.closed(Unmanaged<ServerConnection>.fromOpaque(existing).takeRetainedValue())
     }
+}
+
+/// The state `serverConnectionNotified` keeps for an open connection.
+private func serverConnection(_ connection: OpaquePointer) -> ServerConnection? {
+    shop_mhd_socket_context(connection).map { Unmanaged<ServerConnection>.fromOpaque($0).takeUnretainedValue() }
 }
 
 /// Called with the request line's raw target, before libmicrohttpd percent-decodes it (and a
@@ -96,7 +106,9 @@ let serverRequestLineRead: shop_mhd_uri_logger = { _, uri, _ in
 /// Called when a request is finished (answered, failed or timed out): frees its state.
 let serverRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
     guard let cls else { return }
-    if let connection { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines.responseFinished(connection) }
+    if let connection, let client = serverConnection(connection) {
+        Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines.responseFinished(client)
+    }
     guard let requestContext, let existing = requestContext.pointee else { return }
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeRetainedValue()
     requestContext.pointee = nil
@@ -143,8 +155,9 @@ private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> 
 }
 
 private func clientAddress(_ connection: OpaquePointer) -> String {
-    var buffer = [CChar](repeating: 0, count: 64)
-    shop_mhd_client_address(connection, &buffer, buffer.count)
-    let length = buffer.firstIndex(of: 0) ?? buffer.count
-    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+        guard let base = buffer.baseAddress else { return "" }
+        shop_mhd_client_address(connection, base, buffer.count)
+        return String(cString: base)
+    }
 }
