@@ -18,6 +18,11 @@ public struct Headers: Sendable, Sequence {
         fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
+    /// Makes room for `count` fields without growing as they are added.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Adds a field, keeping any existing one of the same name.
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name, value))

@@ -59,13 +59,17 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
 
     if pending.tooLarge { return answer(tooLargeResponse(server)) }
     server.deadlines.requestReceived(client)
-    let headers = Headers(collectValues(connection, kind: .HEADER_KIND))
+    var headers = Headers()
+    headers.reserveCapacity(8)
+    forEachValue(of: .HEADER_KIND, in: connection) { name, value in headers.add(name, value) }
+    var query: [String: String] = [:]
+    forEachValue(of: .GET_ARGUMENT_KIND, in: connection) { name, value in
+        if query[name] == nil { query[name] = value }
+    }
     let peer = client.peerAddress
     let request = Request(method: method.map { String(cString: $0) } ?? "GET",
                           path: url.map { String(cString: $0) } ?? "/",
-                          query: collectValues(connection, kind: .GET_ARGUMENT_KIND).reduce(into: [:]) { query, pair in
-                              if query[pair.0] == nil { query[pair.0] = pair.1 }
-                          },
+                          query: query,
                           headers: headers,
                           body: pending.body,
                           remoteAddress: peer,
@@ -129,29 +133,26 @@ private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Re
     guard let mhdResponse else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
     for (name, value) in response.headers {
-        _ = MHD_add_response_header(mhdResponse, name, value)
+        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(mhdResponse, name, value) } }
     }
     return MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
 }
 
-/// Accumulates key/value pairs from libmicrohttpd's iterator.
-private final class PairCollector {
-    var pairs: [(String, String)] = []
-}
-
-private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
-    let collector = PairCollector()
-    let context = Unmanaged.passUnretained(collector).toOpaque()
-    // The sized iterator: a value with an embedded %00 keeps its full length instead of being cut.
-    _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
-        guard let cls, let key else { return .YES }
-        let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
-        let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
-        let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
-        collector.pairs.append((name, text))
-        return .YES
-    }, context)
-    return withExtendedLifetime(collector) { collector.pairs }
+/// Hands each key/value pair of `kind` to `visit`, in the order received. The sized iterator: a
+/// value with an embedded %00 keeps its full length instead of being cut.
+private func forEachValue(of kind: MHD_ValueKind, in connection: OpaquePointer, _ visit: (String, String) -> Void) {
+    typealias Visit = (String, String) -> Void
+    withoutActuallyEscaping(visit) { visit in
+        withUnsafePointer(to: visit) { context in
+            _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
+                guard let cls, let key else { return .YES }
+                let visit = cls.assumingMemoryBound(to: Visit.self).pointee
+                visit(String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self),
+                      value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? "")
+                return .YES
+            }, UnsafeMutableRawPointer(mutating: context))
+        }
+    }
 }
 
 private func clientAddress(_ connection: OpaquePointer) -> String {
