@@ -73,8 +73,7 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
                           headers: headers,
                           body: pending.body,
                           remoteAddress: peer,
-                          clientAddress: server.options.trustedProxies.clientAddress(
-                              peer: peer, forwardedFor: headers.values(of: "X-Forwarded-For")))
+                          clientAddress: server.options.trustedProxies.clientAddress(peer: peer, headers: headers))
     pending.body = []
     // For HEAD, libmicrohttpd sends the headers (Content-Length included, as for GET) and no body.
     return queue(server.answer(request), on: connection)
