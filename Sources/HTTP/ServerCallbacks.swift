@@ -59,17 +59,11 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
 
     if pending.tooLarge { return answer(tooLargeResponse(server)) }
     server.deadlines.requestReceived(client)
-    var headers = Headers()
-    headers.reserveCapacity(8)
-    forEachValue(of: .HEADER_KIND, in: connection) { name, value in headers.add(name, value) }
-    var query: [String: String] = [:]
-    forEachValue(of: .GET_ARGUMENT_KIND, in: connection) { name, value in
-        if query[name] == nil { query[name] = value }
-    }
+    let headers = requestHeaders(connection)
     let peer = client.peerAddress
     let request = Request(method: method.map { String(cString: $0) } ?? "GET",
                           path: url.map { String(cString: $0) } ?? "/",
-                          query: query,
+                          query: queryArguments(connection),
                           headers: headers,
                           body: pending.body,
                           remoteAddress: peer,
@@ -137,21 +131,41 @@ private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Re
     return MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
 }
 
-/// Hands each key/value pair of `kind` to `visit`, in the order received. The sized iterator: a
-/// value with an embedded %00 keeps its full length instead of being cut.
-private func forEachValue(of kind: MHD_ValueKind, in connection: OpaquePointer, _ visit: (String, String) -> Void) {
-    typealias Visit = (String, String) -> Void
-    withoutActuallyEscaping(visit) { visit in
-        withUnsafePointer(to: visit) { context in
-            _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
-                guard let cls, let key else { return .YES }
-                let visit = cls.assumingMemoryBound(to: Visit.self).pointee
-                visit(String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self),
-                      value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? "")
-                return .YES
-            }, UnsafeMutableRawPointer(mutating: context))
-        }
+// libmicrohttpd's iterator calls back with a context pointer: here, the container being filled,
+// on the stack (no closure, so nothing is boxed). The sized iterator: a value with an embedded
+// %00 keeps its full length instead of being cut.
+
+/// The request's header fields, in the order received.
+private func requestHeaders(_ connection: OpaquePointer) -> Headers {
+    var headers = Headers()
+    headers.reserveCapacity(8)
+    withUnsafeMutablePointer(to: &headers) { headers in
+        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let key, let headers = cls?.assumingMemoryBound(to: Headers.self) else { return .YES }
+            headers.pointee.add(text(key, keySize), text(value, valueSize))
+            return .YES
+        }, headers)
     }
+    return headers
+}
+
+/// The query arguments, percent-decoded; the first value of a repeated name wins.
+private func queryArguments(_ connection: OpaquePointer) -> [String: String] {
+    var query: [String: String] = [:]
+    withUnsafeMutablePointer(to: &query) { query in
+        _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let key, let query = cls?.assumingMemoryBound(to: [String: String].self) else { return .YES }
+            let name = text(key, keySize)
+            if query.pointee[name] == nil { query.pointee[name] = text(value, valueSize) }
+            return .YES
+        }, query)
+    }
+    return query
+}
+
+/// `size` bytes at `start` as UTF-8 text (a value may be absent: empty text).
+private func text(_ start: UnsafePointer<CChar>?, _ size: Int) -> String {
+    start.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: size), as: UTF8.self) } ?? ""
 }
 
 private func clientAddress(_ connection: OpaquePointer) -> String {
