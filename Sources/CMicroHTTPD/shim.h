@@ -61,6 +61,12 @@ static inline int shop_mhd_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/* What the connection-notify callback stored in the connection's socket context, or NULL. */
+static inline void *shop_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /* The client's IPv4/IPv6 address as text, or an empty string. */
 static inline void shop_mhd_client_address(struct MHD_Connection *connection, char *out, size_t size) {
     out[0] = 0;

@@ -18,15 +18,30 @@ public struct Headers: Sendable, Sequence {
         fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
+    /// Makes room for `count` fields without growing as they are added.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Adds a field, keeping any existing one of the same name.
     public mutating func add(_ name: String, _ value: String) {
+        reserveForFirstField()
         fields.append((name, value))
     }
 
     /// Replaces every field of that name with one value.
     public mutating func set(_ name: String, _ value: String) {
-        fields.removeAll { Self.sameName($0.name, name) }
+        if fields.contains(where: { Self.sameName($0.name, name) }) {
+            fields.removeAll { Self.sameName($0.name, name) }
+        }
+        reserveForFirstField()
         fields.append((name, value))
+    }
+
+    /// A message seldom has one field alone (a response gets its content type, then its request
+    /// id...): room for four from the start spares regrowing the array field by field.
+    private mutating func reserveForFirstField() {
+        if fields.capacity == 0 { fields.reserveCapacity(4) }
     }
 
     /// ASCII case-insensitive comparison (header names are ASCII), without allocating.

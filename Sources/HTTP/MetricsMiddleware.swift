@@ -1,27 +1,32 @@
 import Metrics
 import Synchronization
 
-/// Where the router writes the pattern it matched, for middleware outside it to read afterwards.
-/// The middleware puts a fresh one in the `Context` under `MatchedRoute.Key`.
+/// Where the router writes the route it matched, for middleware outside it to read afterwards.
+/// The middleware puts a fresh one in the `Context` (`Context.matchedRoute`).
 public final class MatchedRoute: Sendable {
-    public enum Key: ContextKey { public typealias Value = MatchedRoute }
-    private let pattern = Mutex<String?>(nil)
+    private let route = Mutex<(pattern: String, index: Int)?>(nil)
 
     public init() {}
 
     /// The route pattern (`/api/v1/products/:id`), nil when no route matched.
-    public var value: String? { pattern.withLock { $0 } }
+    public var value: String? { route.withLock { $0?.pattern } }
 
-    func set(_ value: String) { pattern.withLock { $0 = value } }
+    /// The route's position among all routes as added, nil when no route matched.
+    var index: Int? { route.withLock { $0?.index } }
+
+    func set(_ pattern: String, index: Int) { route.withLock { $0 = (pattern, index) } }
 }
 
 /// Counts every request by route pattern, method and status, and times it by route:
 /// `shop_http_requests_total` and `shop_http_request_duration_seconds`. A path no route matches
 /// (404, 405) counts under `route="unmatched"`, so label values stay a bounded set.
+///
+/// The series for each (route, method, status) are found in the registry once and kept here, so a
+/// request costs one small lookup instead of building label arrays and searching the registry.
 public struct MetricsMiddleware: Middleware {
     private let requests: Counter
     private let durations: Histogram
-    private static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    private let known = KnownSeries()
 
     public init(registry: MetricsRegistry) {
         requests = registry.counter("shop_http_requests_total", help: "HTTP requests by route pattern, method and status.",
@@ -34,13 +39,12 @@ public struct MetricsMiddleware: Middleware {
         let started = MonotonicClock.now()
         let matched = MatchedRoute()
         var context = context
-        context[MatchedRoute.Key.self] = matched
+        context.matchedRoute = matched
         var status = 500
         defer {
-            let route = matched.value ?? "unmatched"
-            let method = Self.methods.contains(request.method) ? request.method : "other"
-            requests.inc([route, method, String(status)])
-            durations.observe(MonotonicClock.milliseconds(since: started) / 1000, [route])
+            let series = series(matched, HTTPMethod(rawValue: request.method), status)
+            series.requests.inc()
+            series.duration.observe(MonotonicClock.milliseconds(since: started) / 1000)
         }
         do {
             let response = try next(request, context)
@@ -52,4 +56,32 @@ public struct MetricsMiddleware: Middleware {
             return response
         }
     }
+
+    private func series(_ matched: MatchedRoute, _ method: HTTPMethod?, _ status: Int) -> KnownSeries.Series {
+        let key = KnownSeries.Key(route: matched.index ?? -1, method: method, status: status)
+        if let series = known.series.withLock({ $0[key] }) { return series }
+        let route = matched.value ?? "unmatched"
+        let series = KnownSeries.Series(requests: requests.series([route, method?.rawValue ?? "other", String(status)]),
+                                        duration: durations.series([route]))
+        known.series.withLock { $0[key] = series }
+        return series
+    }
+}
+
+/// The series a `MetricsMiddleware` has counted into so far (bounded: routes × methods × statuses).
+private final class KnownSeries: Sendable {
+    struct Key: Hashable {
+        /// The route's index, -1 when none matched.
+        let route: Int
+        /// Nil for a method outside `HTTPMethod` (counted as `other`).
+        let method: HTTPMethod?
+        let status: Int
+    }
+
+    struct Series: Sendable {
+        let requests: Counter.Series
+        let duration: Histogram.Series
+    }
+
+    let series = Mutex<[Key: Series]>([:])
 }

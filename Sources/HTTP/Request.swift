@@ -17,7 +17,8 @@ public struct Request: Sendable {
 
     public init(method: String, path: String, query: [String: String] = [:], headers: Headers = Headers(),
                 body: [UInt8] = [], remoteAddress: String = "127.0.0.1", clientAddress: String? = nil) {
-        self.method = method.uppercased()
+        // Almost always ASCII capitals already: only a lowercase or non-ASCII byte needs the mapping.
+        self.method = method.utf8.contains { $0 >= 0x61 } ? method.uppercased() : method
         self.path = path
         self.query = query
         self.headers = headers
@@ -38,6 +39,8 @@ public struct Request: Sendable {
 public struct Context: Sendable {
     /// The `X-Request-Id` of this request (echoed or generated).
     public var requestID: String
+    /// Where the router reports the route it matched (set by `MetricsMiddleware`).
+    var matchedRoute: MatchedRoute?
     private var values: [ObjectIdentifier: any Sendable] = [:]
 
     public init(requestID: String = "") {

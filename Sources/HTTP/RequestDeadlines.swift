@@ -10,15 +10,12 @@ import Glibc
 /// when each response is done, and stops once the whole request (headers and body) has reached the
 /// handler; a handler's own work is not timed. An idle keep-alive connection is therefore closed
 /// too, once it has waited the request timeout for its next request.
+///
+/// Each deadline is an atomic in the connection's own `ServerConnection`, so starting and stopping
+/// the clock per request takes no lock; the lock guards only the set of open connections, which
+/// changes as they open and close and which the watchdog walks.
 final class RequestDeadlines: Sendable {
-    private struct Tracked {
-        let socket: Int32
-        /// Nil while the handler works on a request or its response is being sent.
-        var deadline: UInt64?
-    }
-
-    /// Keyed by the `MHD_Connection` address, unique while the connection lives.
-    private let connections = Mutex<[Int: Tracked]>([:])
+    private let connections = Mutex<[ObjectIdentifier: ServerConnection]>([:])
     private let timeoutNanoseconds: UInt64
 
     init(timeoutSeconds: Int) {
@@ -26,39 +23,43 @@ final class RequestDeadlines: Sendable {
     }
 
     /// A connection was accepted: its first request must arrive within the timeout.
-    func opened(_ connection: OpaquePointer, socket: Int32) {
-        guard socket >= 0 else { return }
-        let deadline = MonotonicClock.now() + timeoutNanoseconds
-        connections.withLock { $0[Int(bitPattern: connection)] = Tracked(socket: socket, deadline: deadline) }
+    func opened(_ connection: ServerConnection) {
+        guard connection.socket >= 0 else { return }
+        connection.deadline.store(MonotonicClock.now() + timeoutNanoseconds, ordering: .relaxed)
+        connections.withLock { $0[ObjectIdentifier(connection)] = connection }
     }
 
     /// libmicrohttpd is about to close the socket: forget it first, under the lock the watchdog
     /// holds while shutting sockets down, so a descriptor is never touched after it is released.
-    func closed(_ connection: OpaquePointer) {
-        _ = connections.withLock { $0.removeValue(forKey: Int(bitPattern: connection)) }
+    func closed(_ connection: ServerConnection) {
+        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
     /// The whole request has arrived (or is being answered early): stop its clock.
-    func requestReceived(_ connection: OpaquePointer) {
-        connections.withLock { $0[Int(bitPattern: connection)]?.deadline = nil }
+    func requestReceived(_ connection: ServerConnection) {
+        connection.deadline.store(ServerConnection.noDeadline, ordering: .relaxed)
     }
 
     /// A response is done: the next request on this keep-alive connection starts its clock.
-    /// Only a tracked connection is re-armed (this may come just before its close).
-    func responseFinished(_ connection: OpaquePointer) {
-        let deadline = MonotonicClock.now() + timeoutNanoseconds
-        connections.withLock { $0[Int(bitPattern: connection)]?.deadline = deadline }
+    func responseFinished(_ connection: ServerConnection) {
+        connection.deadline.store(MonotonicClock.now() + timeoutNanoseconds, ordering: .relaxed)
     }
 
+    /// Connections open and timed now: for tests.
+    var trackedConnections: Int { connections.withLock { $0.count } }
+
     /// Shuts down every connection past its deadline: its worker thread then reads end of file and
-    /// closes it. `shutdown` (not `close`) leaves the descriptor libmicrohttpd's to release.
+    /// closes it. `shutdown` (not `close`) leaves the descriptor libmicrohttpd's to release. A
+    /// deadline is cleared by exchange, so a connection whose clock was stopped meanwhile is spared.
     func shutDownOverdue() {
         let now = MonotonicClock.now()
         connections.withLock { connections in
-            for (key, tracked) in connections {
-                guard let deadline = tracked.deadline, deadline <= now else { continue }
-                shutdown(tracked.socket, Int32(SHUT_RDWR))
-                connections[key]?.deadline = nil
+            for connection in connections.values {
+                let deadline = connection.deadline.load(ordering: .relaxed)
+                guard deadline != ServerConnection.noDeadline, deadline <= now else { continue }
+                let (cleared, _) = connection.deadline.compareExchange(expected: deadline, desired: ServerConnection.noDeadline,
+                                                                       ordering: .relaxed)
+                if cleared { shutdown(connection.socket, Int32(SHUT_RDWR)) }
             }
         }
     }

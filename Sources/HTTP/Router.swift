@@ -95,13 +95,28 @@ public struct Router: Sendable {
 
     private let root: Node
 
+    /// The handlers of each pattern without parameters, by its path written `/a/b` (the root is
+    /// `/`). A request path already written that way finds such a route with one lookup: that
+    /// pattern is then the only most specific match, so the walk would choose the same handler.
+    private let literalPaths: [String: [String: Endpoint]]
+
     /// Every route as (method, pattern), in the order added: for docs and the contract test.
     public let routeTable: [(method: String, pattern: String)]
 
     /// Freezes `routes`: routes added to it later are not seen.
     public init(_ routes: Routes) {
         root = Node(routes.routes.enumerated().map { (order: $0.offset, route: $0.element) }, depth: 0)
+        var literalPaths: [String: [String: Endpoint]] = [:]
+        Self.collectLiteralPaths(below: root, path: "", into: &literalPaths)
+        self.literalPaths = literalPaths
         routeTable = routes.routes.map { ($0.method, $0.pattern) }
+    }
+
+    private static func collectLiteralPaths(below node: Node, path: String, into table: inout [String: [String: Endpoint]]) {
+        if !node.endpoints.isEmpty { table[path.isEmpty ? "/" : path] = node.endpoints }
+        for (segment, child) in node.literals {
+            collectLiteralPaths(below: child, path: path + "/" + segment, into: &table)
+        }
     }
 
     /// Dispatches a request: the matching handler, else 405 (path known, method not) or 404.
@@ -109,20 +124,21 @@ public struct Router: Sendable {
     /// `/articles/top` is not also `/articles/:id`; the methods allowed are those of the most
     /// specific patterns.
     public func respond(to request: Request, context: Context) throws -> Response {
+        let method = request.method == "HEAD" ? "GET" : request.method
+        if let endpoint = literalPaths[request.path]?[method] {
+            return try Self.call(endpoint, values: [], request, context)
+        }
         let parts = Self.split(request.path)
         var best: [Match] = []
         var values: [Substring] = []
         Self.collect(root, parts, depth: 0, literals: 0, values: &values, into: &best)
-        let method = request.method == "HEAD" ? "GET" : request.method
-        let chosen = best.compactMap { match in match.node.endpoints[method].map { (match, $0) } }
-            .min { $0.1.order < $1.1.order }
+        var chosen: (match: Match, endpoint: Endpoint)?
+        for match in best {
+            guard let endpoint = match.node.endpoints[method] else { continue }
+            if chosen.map({ endpoint.order < $0.endpoint.order }) ?? true { chosen = (match, endpoint) }
+        }
         if let (match, endpoint) = chosen {
-            var request = request
-            var parameters: [String: String] = [:]
-            for (name, value) in zip(endpoint.parameterNames, match.values) { parameters[name] = String(value) }
-            request.parameters = parameters
-            context[MatchedRoute.Key.self]?.set(endpoint.pattern)
-            return try endpoint.responder(request, context)
+            return try Self.call(endpoint, values: match.values, request, context)
         }
         if best.isEmpty { throw HTTPError.notFound("No route for \(request.path).") }
         var allowed = Set(best.flatMap(\.node.endpoints.keys))
@@ -131,6 +147,18 @@ public struct Router: Sendable {
                                  message: "\(request.method) is not allowed here.").response
         response.headers.set("Allow", allowed.sorted().joined(separator: ", "))
         return response
+    }
+
+    /// Hands the request to `endpoint` with its parameters (`values`, in path order), and reports
+    /// the route to whoever asked in the context.
+    private static func call(_ endpoint: Endpoint, values: [Substring], _ request: Request, _ context: Context) throws -> Response {
+        context.matchedRoute?.set(endpoint.pattern, index: endpoint.order)
+        if endpoint.parameterNames.isEmpty && request.parameters.isEmpty { return try endpoint.responder(request, context) }
+        var request = request
+        var parameters: [String: String] = Dictionary(minimumCapacity: endpoint.parameterNames.count)
+        for (name, value) in zip(endpoint.parameterNames, values) { parameters[name] = String(value) }
+        request.parameters = parameters
+        return try endpoint.responder(request, context)
     }
 
     /// Adds to `best` every pattern below `node` that matches the rest of `parts`, keeping only the
@@ -155,8 +183,18 @@ public struct Router: Sendable {
         }
     }
 
+    /// The non-empty segments between slashes, found byte by byte: splitting on a `Character`
+    /// would break the whole path into graphemes first.
     static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        var segments: [Substring] = []
+        let bytes = path.utf8
+        var start = bytes.startIndex
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+            if start < index { segments.append(path[start..<index]) }
+            start = bytes.index(after: index)
+        }
+        if start < bytes.endIndex { segments.append(path[start...]) }
+        return segments
     }
 }
 

@@ -52,7 +52,7 @@ public final class Server: Sendable {
     private let watchdogQueue = DispatchQueue(label: "http.request-deadlines")
     /// Entered when a request begins and left when it completes; `stop` waits on it.
     private let inFlight = DispatchGroup()
-    private let activeRequests = Mutex(0)
+    private let activeRequests = Atomic<Int>(0)
 
     private struct Lifecycle {
         var phase = Phase.notStarted
@@ -156,16 +156,16 @@ public final class Server: Sendable {
 
     /// Requests begun and not yet completed.
     public var requestsInFlight: Int {
-        activeRequests.withLock { $0 }
+        activeRequests.load(ordering: .relaxed)
     }
 
     func requestBegan() {
-        activeRequests.withLock { $0 += 1 }
+        activeRequests.add(1, ordering: .relaxed)
         inFlight.enter()
     }
 
     func requestEnded() {
-        activeRequests.withLock { $0 -= 1 }
+        activeRequests.subtract(1, ordering: .relaxed)
         inFlight.leave()
     }
 

@@ -6,7 +6,8 @@ import Foundation
 
 /// Called once when headers arrive, then once per body chunk, then once more to answer.
 let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
-    guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
+    guard let cls, let connection, let requestContext, let uploadDataSize,
+          let client = serverConnection(connection) else { return .NO }
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
 
     if requestContext.pointee == nil {
@@ -16,7 +17,7 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
     /// Every answer stops the request clock: from here on the time is the handler's, not the client's.
     func answer(_ response: Response) -> MHD_Result {
-        server.deadlines.requestReceived(connection)
+        server.deadlines.requestReceived(client)
         return queue(response, on: connection)
     }
 
@@ -57,33 +58,39 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     }
 
     if pending.tooLarge { return answer(tooLargeResponse(server)) }
-    server.deadlines.requestReceived(connection)
-    let headers = Headers(collectValues(connection, kind: .HEADER_KIND))
-    let peer = clientAddress(connection)
+    server.deadlines.requestReceived(client)
+    let headers = requestHeaders(connection)
+    let peer = client.peerAddress
     let request = Request(method: method.map { String(cString: $0) } ?? "GET",
                           path: url.map { String(cString: $0) } ?? "/",
-                          query: collectValues(connection, kind: .GET_ARGUMENT_KIND).reduce(into: [:]) { query, pair in
-                              if query[pair.0] == nil { query[pair.0] = pair.1 }
-                          },
+                          query: queryArguments(connection),
                           headers: headers,
                           body: pending.body,
                           remoteAddress: peer,
-                          clientAddress: server.options.trustedProxies.clientAddress(
-                              peer: peer, forwardedFor: headers.values(of: "X-Forwarded-For")))
+                          clientAddress: server.options.trustedProxies.clientAddress(peer: peer, headers: headers))
     pending.body = []
     // For HEAD, libmicrohttpd sends the headers (Content-Length included, as for GET) and no body.
     return queue(server.answer(request), on: connection)
 }
 
-/// Called when libmicrohttpd opens a connection and again before it closes the socket.
-let serverConnectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in
-    guard let cls, let connection else { return }
+/// Called when libmicrohttpd opens a connection and again before it closes the socket: the
+/// connection's `ServerConnection` lives in its socket context (retained) in between.
+let serverConnectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+    guard let cls, let connection, let socketContext else { return }
     let deadlines = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines
     if code == .CONNECTION_NOTIFY_STARTED {
-        deadlines.opened(connection, socket: shop_mhd_connection_fd(connection))
-    } else if code == .CONNECTION_NOTIFY_CLOSED {
-        deadlines.closed(connection)
+        let state = ServerConnection(socket: shop_mhd_connection_fd(connection), peerAddress: clientAddress(connection))
+        socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        deadlines.opened(state)
+    } else if code == .CONNECTION_NOTIFY_CLOSED, let existing = socketContext.pointee {
+        socketContext.pointee = nil
+        deadlines.closed(Unmanaged<ServerConnection>.fromOpaque(existing).takeRetainedValue())
     }
+}
+
+/// The state `serverConnectionNotified` keeps for an open connection.
+private func serverConnection(_ connection: OpaquePointer) -> ServerConnection? {
+    shop_mhd_socket_context(connection).map { Unmanaged<ServerConnection>.fromOpaque($0).takeUnretainedValue() }
 }
 
 /// Called with the request line's raw target, before libmicrohttpd percent-decodes it (and a
@@ -96,7 +103,9 @@ let serverRequestLineRead: shop_mhd_uri_logger = { _, uri, _ in
 /// Called when a request is finished (answered, failed or timed out): frees its state.
 let serverRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
     guard let cls else { return }
-    if let connection { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines.responseFinished(connection) }
+    if let connection, let client = serverConnection(connection) {
+        Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines.responseFinished(client)
+    }
     guard let requestContext, let existing = requestContext.pointee else { return }
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeRetainedValue()
     requestContext.pointee = nil
@@ -117,34 +126,52 @@ private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Re
     guard let mhdResponse else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
     for (name, value) in response.headers {
-        _ = MHD_add_response_header(mhdResponse, name, value)
+        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(mhdResponse, name, value) } }
     }
     return MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
 }
 
-/// Accumulates key/value pairs from libmicrohttpd's iterator.
-private final class PairCollector {
-    var pairs: [(String, String)] = []
+// libmicrohttpd's iterator calls back with a context pointer: here, the container being filled,
+// on the stack (no closure, so nothing is boxed). The sized iterator: a value with an embedded
+// %00 keeps its full length instead of being cut.
+
+/// The request's header fields, in the order received.
+private func requestHeaders(_ connection: OpaquePointer) -> Headers {
+    var headers = Headers()
+    headers.reserveCapacity(8)
+    withUnsafeMutablePointer(to: &headers) { headers in
+        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let key, let headers = cls?.assumingMemoryBound(to: Headers.self) else { return .YES }
+            headers.pointee.add(text(key, keySize), text(value, valueSize))
+            return .YES
+        }, headers)
+    }
+    return headers
 }
 
-private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
-    let collector = PairCollector()
-    let context = Unmanaged.passUnretained(collector).toOpaque()
-    // The sized iterator: a value with an embedded %00 keeps its full length instead of being cut.
-    _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
-        guard let cls, let key else { return .YES }
-        let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
-        let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
-        let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
-        collector.pairs.append((name, text))
-        return .YES
-    }, context)
-    return withExtendedLifetime(collector) { collector.pairs }
+/// The query arguments, percent-decoded; the first value of a repeated name wins.
+private func queryArguments(_ connection: OpaquePointer) -> [String: String] {
+    var query: [String: String] = [:]
+    withUnsafeMutablePointer(to: &query) { query in
+        _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let key, let query = cls?.assumingMemoryBound(to: [String: String].self) else { return .YES }
+            let name = text(key, keySize)
+            if query.pointee[name] == nil { query.pointee[name] = text(value, valueSize) }
+            return .YES
+        }, query)
+    }
+    return query
+}
+
+/// `size` bytes at `start` as UTF-8 text (a value may be absent: empty text).
+private func text(_ start: UnsafePointer<CChar>?, _ size: Int) -> String {
+    start.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: size), as: UTF8.self) } ?? ""
 }
 
 private func clientAddress(_ connection: OpaquePointer) -> String {
-    var buffer = [CChar](repeating: 0, count: 64)
-    shop_mhd_client_address(connection, &buffer, buffer.count)
-    let length = buffer.firstIndex(of: 0) ?? buffer.count
-    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+        guard let base = buffer.baseAddress else { return "" }
+        shop_mhd_client_address(connection, base, buffer.count)
+        return String(cString: base)
+    }
 }

@@ -60,6 +60,12 @@ public struct TrustedProxies: Sendable, Equatable {
         blocks.contains { $0.contains(bytes) }
     }
 
+    /// The client's address for a request from `peer` with these `headers` (see below); the
+    /// `X-Forwarded-For` values are looked up only when some proxy is trusted.
+    func clientAddress(peer: String, headers: Headers) -> String {
+        blocks.isEmpty ? peer : clientAddress(peer: peer, forwardedFor: headers.values(of: "X-Forwarded-For"))
+    }
+
     /// The client's address: the socket `peer`, unless it is trusted; then `X-Forwarded-For`
     /// (`forwardedFor`: every field value, in order) is walked right to left past trusted
     /// proxies to the first untrusted address. A malformed entry ends the walk at the last

@@ -2,8 +2,10 @@ import Synchronization
 
 /// Counters and histograms with labels, rendered in the Prometheus text exposition format 0.0.4.
 ///
-/// Families are declared up front (name, help, label names) and then observed from any thread;
-/// one `Mutex` guards every value, which is cheap next to a request. Label values are the caller's
+/// Families are declared up front (name, help, label names) and then observed from any thread.
+/// One `Mutex` guards the families and the index of their series; each series keeps its values
+/// behind a lock of its own, so a hot path that holds a series handle (`Counter.series`) counts
+/// without looking anything up or contending with other series. Label values are the caller's
 /// business: keep them to a bounded set (a route pattern, never a raw path).
 public final class MetricsRegistry: Sendable {
     private let state = Mutex(State())
@@ -29,14 +31,7 @@ public final class MetricsRegistry: Sendable {
         let buckets: [Double]?
         /// Series by their label values, in the order first observed.
         var seriesOrder: [[String]] = []
-        var series: [[String]: Series] = [:]
-    }
-
-    private struct Series {
-        var value: Double = 0
-        /// Per bucket (not cumulative); the last slot is `+Inf`.
-        var bucketCounts: [UInt64] = []
-        var count: UInt64 = 0
+        var series: [[String]: SeriesCell] = [:]
     }
 
     /// Seconds: 5 ms to 10 s, the usual spread of an HTTP request.
@@ -53,8 +48,8 @@ public final class MetricsRegistry: Sendable {
     /// A histogram family with upper bounds `buckets` (sorted, `+Inf` implied).
     public func histogram(_ name: String, help: String, labels: [String] = [],
                           buckets: [Double] = MetricsRegistry.defaultBuckets) -> Histogram {
-        declare(name, help: help, labels: labels, buckets: buckets.sorted())
-        return Histogram(registry: self, name: name)
+        let declared = declare(name, help: help, labels: labels, buckets: buckets.sorted())
+        return Histogram(registry: self, name: name, buckets: declared ?? [])
     }
 
     /// A family read by `sample` at each scrape: one value per label set. `type` is `gauge` (a
@@ -69,49 +64,38 @@ public final class MetricsRegistry: Sendable {
         }
     }
 
-    private func declare(_ name: String, help: String, labels: [String], buckets: [Double]?) {
+    /// Declares the family unless one of that name exists; returns the buckets of the one that does.
+    @discardableResult
+    private func declare(_ name: String, help: String, labels: [String], buckets: [Double]?) -> [Double]? {
         state.withLock { state in
-            guard state.families[name] == nil else { return }
+            if let family = state.families[name] { return family.buckets }
             state.order.append(name)
             state.families[name] = Family(help: help, labelNames: labels, buckets: buckets)
+            return buckets
         }
     }
 
-    fileprivate func add(_ name: String, _ labels: [String], _ amount: Double) {
+    /// The series of family `name` with these label values, made on first use; nil when the family
+    /// is unknown or the label count is wrong.
+    fileprivate func cell(_ name: String, _ labels: [String]) -> SeriesCell? {
         state.withLock { state in
-            guard var family = state.families[name], labels.count == family.labelNames.count else { return }
-            state.families[name] = nil
-            if family.series[labels] == nil { family.seriesOrder.append(labels) }
-            family.series[labels, default: Series()].value += amount
-            state.families[name] = family
-        }
-    }
-
-    fileprivate func observe(_ name: String, _ labels: [String], _ value: Double) {
-        state.withLock { state in
-            guard var family = state.families[name], let buckets = family.buckets,
-                  labels.count == family.labelNames.count else { return }
-            state.families[name] = nil
-            if family.series[labels] == nil {
-                family.seriesOrder.append(labels)
-                family.series[labels] = Series(bucketCounts: Array(repeating: 0, count: buckets.count + 1))
-            }
-            let slot = buckets.firstIndex { value <= $0 } ?? buckets.count
-            family.series[labels]!.bucketCounts[slot] += 1
-            family.series[labels]!.count += 1
-            family.series[labels]!.value += value
-            state.families[name] = family
+            guard let family = state.families[name], labels.count == family.labelNames.count else { return nil }
+            if let cell = family.series[labels] { return cell }
+            let cell = SeriesCell(slots: family.buckets.map { $0.count + 1 } ?? 0)
+            state.families[name]?.seriesOrder.append(labels)
+            state.families[name]?.series[labels] = cell
+            return cell
         }
     }
 
     /// The current value of one counter series (0 when never incremented): for tests.
     public func value(_ name: String, _ labels: [String] = []) -> Double {
-        state.withLock { $0.families[name]?.series[labels]?.value ?? 0 }
+        state.withLock { $0.families[name]?.series[labels] }?.values.withLock { $0.value } ?? 0
     }
 
     /// The number of observations of one histogram series: for tests.
     public func count(_ name: String, _ labels: [String] = []) -> UInt64 {
-        state.withLock { $0.families[name]?.series[labels]?.count ?? 0 }
+        state.withLock { $0.families[name]?.series[labels] }?.values.withLock { $0.count } ?? 0
     }
 
     /// Every family in the text exposition format 0.0.4
@@ -132,7 +116,7 @@ public final class MetricsRegistry: Sendable {
                 out += "# HELP \(name) \(Self.escapeHelp(family.help))\n"
                 out += "# TYPE \(name) \(family.buckets == nil ? "counter" : "histogram")\n"
                 for labels in family.seriesOrder {
-                    guard let series = family.series[labels] else { continue }
+                    guard let series = family.series[labels]?.values.withLock({ $0 }) else { continue }
                     let pairs = zip(family.labelNames, labels).map { ($0, $1) }
                     guard let buckets = family.buckets else {
                         out += "\(name)\(Self.labelText(pairs)) \(Self.number(series.value))\n"
@@ -194,13 +178,59 @@ extension String {
     }
 }
 
+/// One series' values, behind their own lock.
+final class SeriesCell: Sendable {
+    struct Values {
+        /// A counter's total, or a histogram's sum.
+        var value: Double = 0
+        /// Per bucket (not cumulative); the last slot is `+Inf`. Empty for a counter.
+        var bucketCounts: [UInt64]
+        var count: UInt64 = 0
+    }
+
+    let values: Mutex<Values>
+
+    init(slots: Int) {
+        values = Mutex(Values(bucketCounts: Array(repeating: 0, count: slots)))
+    }
+
+    func add(_ amount: Double) {
+        values.withLock { $0.value += amount }
+    }
+
+    func observe(_ value: Double, buckets: [Double]) {
+        let slot = buckets.firstIndex { value <= $0 } ?? buckets.count
+        values.withLock { values in
+            guard slot < values.bucketCounts.count else { return }
+            values.bucketCounts[slot] += 1
+            values.count += 1
+            values.value += value
+        }
+    }
+}
+
 /// A handle on one counter family; `inc` with one value per label name, in order.
 public struct Counter: Sendable {
     let registry: MetricsRegistry
     public let name: String
 
     public func inc(_ labels: [String] = [], by amount: Double = 1) {
-        registry.add(name, labels, amount)
+        registry.cell(name, labels)?.add(amount)
+    }
+
+    /// The series with these label values, to count into again and again without finding it
+    /// each time. A wrong label count gives a series that counts nothing, as `inc` would.
+    public func series(_ labels: [String]) -> Series {
+        Series(cell: registry.cell(name, labels))
+    }
+
+    /// One labelled series of a counter.
+    public struct Series: Sendable {
+        let cell: SeriesCell?
+
+        public func inc(by amount: Double = 1) {
+            cell?.add(amount)
+        }
     }
 }
 
@@ -208,8 +238,24 @@ public struct Counter: Sendable {
 public struct Histogram: Sendable {
     let registry: MetricsRegistry
     public let name: String
+    let buckets: [Double]
 
     public func observe(_ value: Double, _ labels: [String] = []) {
-        registry.observe(name, labels, value)
+        registry.cell(name, labels)?.observe(value, buckets: buckets)
+    }
+
+    /// The series with these label values, to observe into without finding it each time.
+    public func series(_ labels: [String]) -> Series {
+        Series(cell: registry.cell(name, labels), buckets: buckets)
+    }
+
+    /// One labelled series of a histogram.
+    public struct Series: Sendable {
+        let cell: SeriesCell?
+        let buckets: [Double]
+
+        public func observe(_ value: Double) {
+            cell?.observe(value, buckets: buckets)
+        }
     }
 }

@@ -18,8 +18,8 @@ public struct ShopAPI: Sendable {
         let counting = MetricsMiddleware(registry: metrics)
         let routes = Routes()
         let logger = shop.logger
-        let random = shop.random
-        let requestID = RequestIDMiddleware(makeID: { Hex.encode(random.bytes(8)) }) { request, response, id, ms in
+        let ids = RequestIDGenerator(seed: shop.random.bytes(8))
+        let requestID = RequestIDMiddleware(makeID: { ids.next() }) { request, response, id, ms in
             guard logger.minimumLevel <= .info else { return }
             logger.info("request", ["method": request.method, "path": request.path, "status": String(response.status.code),
                                     "ms": String(format: "%.1f", ms), "id": id, "ip": request.clientAddress])

@@ -1,0 +1,22 @@
+import Synchronization
+
+/// What the server keeps per open connection, made when libmicrohttpd accepts it and kept in the
+/// connection's socket context until it closes: what does not change from one keep-alive request
+/// to the next is worked out once here, not per request.
+final class ServerConnection: Sendable {
+    /// The value of `deadline` while no request is being received.
+    static let noDeadline: UInt64 = 0
+
+    /// The socket, or -1 when libmicrohttpd did not report it (the connection is then not timed).
+    let socket: Int32
+    /// The socket peer's IP address as text.
+    let peerAddress: String
+    /// Monotonic nanoseconds by which the request being received must be complete, or
+    /// `noDeadline` while the handler works on one or its response is being sent.
+    let deadline = Atomic<UInt64>(ServerConnection.noDeadline)
+
+    init(socket: Int32, peerAddress: String) {
+        self.socket = socket
+        self.peerAddress = peerAddress
+    }
+}
