@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "PostgreSQL", dependencies: ["CLibPQ", "SQL"]),
         // Counters and histograms in the Prometheus text format: no dependencies, so any target may count.
         .target(name: "Metrics"),
+        // Messages in Simplified Chinese and English, and the language a request asks for: no dependencies.
+        .target(name: "Localization"),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Metrics"]),
 
         // The migrations inside the binary: Migrations/*.sql turned into Swift source at build time.
@@ -47,6 +49,7 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Metrics", "ThreadTestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
         .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],
                 path: "Tests/ShopTestSupport"),
