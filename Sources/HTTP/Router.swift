@@ -124,11 +124,10 @@ public struct Router: Sendable {
             context[MatchedRoute.Key.self]?.set(endpoint.pattern)
             return try endpoint.responder(request, context)
         }
-        if best.isEmpty { throw HTTPError.notFound("No route for \(request.path).") }
+        if best.isEmpty { throw HTTPError(HTTPMessage.noRoute, ["path": .verbatim(request.path)]) }
         var allowed = Set(best.flatMap(\.node.endpoints.keys))
         if allowed.contains("GET") { allowed.insert("HEAD") }
-        var response = HTTPError(.methodNotAllowed, code: "method_not_allowed",
-                                 message: "\(request.method) is not allowed here.").response
+        var response = HTTPError(HTTPMessage.methodNotAllowed, ["method": .verbatim(request.method)]).response(for: request)
         response.headers.set("Allow", allowed.sorted().joined(separator: ", "))
         return response
     }

@@ -8,7 +8,7 @@ struct MetricsMiddlewareTests {
         let routes = Routes()
         routes.group("/api/v1")
             .get("/products/:id") { request, _ in Response.text("product \(try request.parameter("id"))") }
-            .post("/fail") { _, _ in throw HTTPError.notFound("gone") }
+            .post("/fail") { _, _ in throw HTTPError.notFound() }
         let router = Router(routes)
         return [MetricsMiddleware(registry: registry)].wrapping { request, context in
             try router.respond(to: request, context: context)
