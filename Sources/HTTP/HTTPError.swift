@@ -36,10 +36,6 @@ public struct HTTPError: Error, Sendable, Equatable {
         response(in: Language(acceptLanguage: request.headers["Accept-Language"]))
     }
 
-    /// The error as a JSON response in the default language (Chinese), for answers given where no
-    /// request is at hand.
-    public var response: Response { response(in: .default) }
-
     /// The error as a JSON response in `language`, with `Retry-After` when it applies, and
     /// `Content-Language` and `Vary: Accept-Language`, since the same URL answers in either language.
     public func response(in language: Language) -> Response {
