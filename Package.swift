@@ -20,7 +20,9 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         // The engine-neutral face of storage: the SQL value (interpolation binds), values and rows.
         .target(name: "SQL", dependencies: ["Crypto"]),
-        .target(name: "SQLite", dependencies: ["CSQLite", "SQL", "Crypto"]),
+        // The FTS5 tokenizer behind product search (one C file): every substring findable, from one character.
+        .target(name: "CSQLiteGrams", dependencies: ["CSQLite"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteGrams", "SQL", "Crypto"]),
         .target(name: "PostgreSQL", dependencies: ["CLibPQ", "SQL"]),
         // Counters and histograms in the Prometheus text format: no dependencies, so any target may count.
         .target(name: "Metrics"),
