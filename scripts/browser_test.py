@@ -5,19 +5,20 @@ Starts its own shop (`.build/debug/shop migrate`, `seed demo`, `serve --port <fr
 temporary database and the `file` verification sender), then drives headless Chromium at a
 390×844 phone size through a purchase and the column: search 玫瑰 (the demo pictures from /media/
 load), open a product (each SKU's own original price), register with the code from the file
-sender, add to cart, hit the 99-item cap (in the cart, and in the product page's action bar
+sender (a wrong code first: the server's message comes in Chinese), add to cart, hit the 99-item cap (in the cart, and in the product page's action bar
 where nothing covers it), add an address (the toast is opaque and clear of the heading), check
 out, pay with mockpay (development mode), see the order paid, follow an author, read the feed,
 reply to a comment (回复 @name), open an article that does not exist (a 404 page, no retry) and
 filter by a price range whose minimum is above its maximum (the page says so). Then the same
 shop at 1280×900: a top navigation instead of the tab bar, a product grid of 4–5 columns and a
-product page with the gallery beside the details; and back at phone size, the phone layout.
+product page with the gallery beside the details; back at phone size, the phone layout; and a
+second browser set to English, where the labels and the server's own messages are English.
 Layouts are checked by measuring where elements are, not only by taking pictures.
 
 Every step saves a PNG under a temporary folder (its path is printed) and fails on a JavaScript
 error in the console. Chrome also reports every HTTP error answer and every failed image as a
 SEVERE "network" entry; those are allowed only for the API errors this run provokes on purpose
-(EXPECTED_API_ERRORS: the 422 cap, the 405 of the page's development-mode probe, the 404 of the
+(EXPECTED_API_ERRORS: the 422 cap, the 422 wrong code, the 405 of the page's development-mode probe, the 404 of the
 missing article) and for images from other hosts (none in the demo shop; all its pictures are
 its own, under /media/). Anything else fails the step: JavaScript errors, console.error, CSP
 violations, missing assets or pictures, any other API error answer.
@@ -63,6 +64,7 @@ PHONE = (390, 844)
 DESKTOP = (1280, 900)
 EXPECTED_API_ERRORS = [
     (r"/api/v1/cart/items", 422),                            # the 99-item cap
+    (r"/api/v1/auth/register", 422),                        # the wrong code typed on purpose
     (r"/api/v1/dev/orders/\d+/simulate-payment", 405),      # the page's probe for development mode
     (rf"/api/v1/articles/{MISSING_ARTICLE}", 404),           # the article that does not exist
 ]
@@ -168,19 +170,21 @@ class Server:
         raise StepFailure(f"no {purpose} code for {phone} in {self.codes}")
 
 
-def make_driver():
+def make_driver(language="zh-CN"):
+    """Headless Chromium whose page language (navigator.language, Accept-Language) is `language`."""
     options = webdriver.ChromeOptions()
     binary = find_binary("chromium", "chromium-browser", "google-chrome")
     if binary:
         options.binary_location = binary
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     f"--window-size={PHONE[0]},{PHONE[1]}", "--lang=zh-CN", "--hide-scrollbars",
+                     f"--window-size={PHONE[0]},{PHONE[1]}", f"--lang={language}", "--hide-scrollbars",
                      "--disable-background-networking", "--no-first-run", "--force-device-scale-factor=1",
                      # Only loopback is reachable: every other host name fails at once, so nothing
                      # leaves the machine or hangs on DNS (the demo pictures are the shop's own).
                      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"):
         options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": "zh-CN,zh"})
+    primary = language.split("-")[0]
+    options.add_experimental_option("prefs", {"intl.accept_languages": f"{language},{primary}"})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.page_load_strategy = "eager"   # the steps wait for what they need; no waiting on images
     driver_path = find_binary("chromedriver")
@@ -366,9 +370,14 @@ class Run:
         self.click("#code-btn-register")
         self.wait(lambda: re.fullmatch(r"\d+秒后重新发送", self.text("#code-btn-register")), "the 秒后重新发送 countdown")
         code = self.server.code_for(self.phone, "register")
-        self.type("#register-code", code)
+        # A wrong code first: the server's own message, in the page's language (Chinese).
+        self.type("#register-code", wrong_code(code))
         self.type("#register-password", "flowers-2026")
         self.type("#register-nickname", "花友小林")
+        self.click("#register-submit")
+        self.wait(lambda: "验证码错误、已过期或已使用" in self.text("#register-form .form-error"),
+                  "the wrong-code message in Chinese")
+        self.type("#register-code", code)
         self.click("#register-submit")
         self.wait(lambda: "花友小林" in self.text("#profile-name"), "the signed-in profile")
         token = self.d.execute_script("return localStorage.getItem('floral.token')")
@@ -590,6 +599,31 @@ class Run:
         if not self.uncovered(self.find("#add-to-cart")):
             raise StepFailure("the add-to-cart button is hidden at desktop size")
 
+    def english_messages(self):
+        """A browser set to English: English labels, and the server's own messages in English too."""
+        driver = make_driver("en-US")
+        try:
+            page = Run(driver, self.server, self.shots)
+            driver.get(self.server.base + "/")
+            page.find("body.ready")
+            label = page.text("#tab-shop .tab-label")
+            if label != "Shop":
+                raise StepFailure(f"expected English labels (navigator.language en-US), tab says {label!r}")
+            page.tab("account")
+            page.click("#mode-register")
+            phone = "138" + "".join(random.choice("0123456789") for _ in range(8))
+            page.type("#register-phone", phone)
+            page.click("#code-btn-register")
+            code = self.server.code_for(phone, "register")
+            page.type("#register-code", wrong_code(code))
+            page.type("#register-password", "flowers-2026")
+            page.click("#register-submit")
+            page.wait(lambda: "The code is wrong, expired or already used" in page.text("#register-form .form-error"),
+                      "the wrong-code message in English")
+            driver.save_screenshot(str(self.shots / "english-messages.png"))
+        finally:
+            driver.quit()
+
     def phone_layout(self):
         """Back at phone size: the bottom tab bar and two columns of products."""
         self.resize(PHONE)
@@ -622,7 +656,13 @@ STEPS = [
     ("the desktop layout at 1280 px", "desktop_layout"),
     ("the product page at 1280 px", "desktop_product"),
     ("the phone layout again", "phone_layout"),
+    ("the server's messages in an English browser", "english_messages"),
 ]
+
+
+def wrong_code(code):
+    """A well-formed code that is not `code`."""
+    return "000000" if code != "000000" else "111111"
 
 
 class Timeout(Exception):

@@ -30,7 +30,7 @@ struct MediaController {
         // file is always inside one of the folders; the resolved-path check below also keeps a
         // symbolic link from pointing elsewhere.
         guard let names = MediaPath.segments(of: path), let name = names.last,
-              let contentType = MediaPath.contentType(of: name) else { throw HTTPError.notFound("No such file.") }
+              let contentType = MediaPath.contentType(of: name) else { throw HTTPError(.fileNotFound) }
         for folder in folders {
             let url = names.reduce(folder) { $0.appendingPathComponent(String($1), isDirectory: false) }
                 .resolvingSymlinksInPath()
@@ -47,6 +47,6 @@ struct MediaController {
             headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
             return Response(status: .ok, headers: headers, body: [UInt8](data))
         }
-        throw HTTPError.notFound("No such file.")
+        throw HTTPError(.fileNotFound)
     }
 }

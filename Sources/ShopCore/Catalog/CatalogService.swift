@@ -83,11 +83,11 @@ public struct CatalogService: Sendable {
     }
 
     private static func validatePrices(_ query: ProductQuery) throws {
-        if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", "min_price_cents must be 0 or more.") }
-        if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", "max_price_cents must be 0 or more.") }
+        if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", .notNegative) }
+        if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", .notNegative) }
         // A range that holds nothing is a mistake to point out, not an empty page to show.
         if let min = query.minPriceCents, let max = query.maxPriceCents, min > max {
-            throw ValidationError("min_price_cents", "min_price_cents must not be more than max_price_cents.")
+            throw ValidationError.notAbove("min_price_cents", "max_price_cents")
         }
     }
 

@@ -10,7 +10,7 @@ public enum SearchText {
     public static func normalize(_ raw: String?) throws -> String? {
         guard let raw else { return nil }
         guard raw.unicodeScalars.count <= maxLength else {
-            throw ValidationError("q", "q must be at most \(maxLength) characters.")
+            throw ValidationError.tooLong("q", max: maxLength)
         }
         var scalars = String.UnicodeScalarView()
         for scalar in raw.unicodeScalars {

@@ -120,7 +120,7 @@ struct OrdersShipCommand: Command {
         } catch OrderError.stateConflict(let current, _) {
             throw CommandFailure(description: "order \(arguments.positionals[0]) is \(current.rawValue); only a paid order can be shipped")
         } catch let error as ValidationError {
-            throw CommandFailure(description: error.message)
+            throw CommandFailure(description: error.message.en)
         }
     }
 }

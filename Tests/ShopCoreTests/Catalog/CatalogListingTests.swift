@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import SQL
 import ShopTestSupport
 import Testing
@@ -120,9 +121,9 @@ struct CatalogListingTests {
         #expect(throws: ValidationError.self) { try fixture.catalogTitles(min: -1) }
         #expect(throws: ValidationError.self) { try fixture.catalogTitles(max: -1) }
         // A range that can hold nothing is the shopper's slip, said as such (the contract: max not below min).
-        #expect(throws: ValidationError("min_price_cents", "min_price_cents must not be more than max_price_cents.")) {
-            try fixture.catalogTitles(min: 10_000, max: 9_999)
-        }
+        let error = #expect(throws: ValidationError.self) { try fixture.catalogTitles(min: 10_000, max: 9_999) }
+        #expect(error?.field == "min_price_cents")
+        #expect(error?.message == LocalizedText(zh: "最低价不能高于最高价。", en: "min_price_cents must not be more than max_price_cents."))
         #expect(try fixture.catalogTitles(min: 21_000, max: 22_000).isEmpty, "a range between prices is empty, not an error")
     }
 
