@@ -98,12 +98,18 @@ start() {
         /^@SERVERS@$/ { print servers; print backups; next }
         { gsub(/@PORT@/, port); print }' "$template" >"$config.new"
     haproxy -c -q -f "$config.new" || { echo "cluster.sh: $config.new is not a valid HAProxy config" >&2; exit 1; }
-    mv "$config.new" "$config"
-    if pid="$(live_pid haproxy haproxy)"; then
+    if pid="$(live_pid haproxy haproxy)" && cmp -s "$config.new" "$config"; then
+        # Same config (a node restarted in a rolling restart): no reload, whose hand-over of the
+        # listening socket can reset a connection arriving at that instant.
+        rm -f "$config.new"
+        echo "haproxy: running, config unchanged (pid $pid, :$port)"
+    elif pid="$(live_pid haproxy haproxy)"; then
+        mv "$config.new" "$config"
         # Running already: reload it gracefully on the (possibly changed) config.
         haproxy -D -f "$config" -p "$dir/haproxy.pid" -sf "$pid" >>"$dir/haproxy.log" 2>&1
         echo "haproxy: reloaded (:$port)"
     else
+        mv "$config.new" "$config"
         haproxy -D -f "$config" -p "$dir/haproxy.pid" >>"$dir/haproxy.log" 2>&1
         echo "haproxy: started (pid $(cat "$dir/haproxy.pid"), :$port, config $config)"
     fi
