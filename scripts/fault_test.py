@@ -76,8 +76,8 @@ class Cluster:
             "SHOP_DATABASE_POOL_SIZE": str(POOL_SIZE), "SHOP_SERVER_THREADS": str(THREADS), "SHOP_DATABASE_POOL_TIMEOUT_SECONDS": str(POOL_TIMEOUT),
             "SHOP_ORDERS_MAX_UNPAID_PER_USER": "100000", "SHOP_APP_LOG_LEVEL": "warning",
             "SHOP_AUTH_ARGON2_MEMORY_KIB": "1024", "SHOP_AUTH_ARGON2_ITERATIONS": "1",
-            # HAProxy needs two failed checks a second apart to take a draining node out.
-            "SHOP_SERVER_DRAIN_SECONDS": "3",
+            # HAProxy needs two failed checks a second apart to take a draining node out (plus margin for a loaded CI machine).
+            "SHOP_SERVER_DRAIN_SECONDS": "4",
         })
         self.admin_url = self.script("postgres.sh", "start").strip().splitlines()[-1]
         self.url = self.script("postgres.sh", "createdb", self.database).strip()
