@@ -111,8 +111,8 @@ cross-node: build postgres
 
 ## A cluster of its own (HAProxy, three nodes, primary + standby) under faults: kill -9 a node
 ## mid-checkout, stop the primary for 4 s, fill every pool; then the data and the answers are checked.
-fault: build postgres
-	@scripts/bootstrap.sh $(CLUSTER_PACKAGES)
+fault: build
+	@scripts/bootstrap.sh $(POSTGRES_PACKAGES) $(CLUSTER_PACKAGES)
 	python3 scripts/fault_test.py
 
 clean: cluster-stop postgres-stop

@@ -9,7 +9,9 @@
 #   scripts/postgres.sh standby-stop    stop the standby
 #   scripts/postgres.sh primary-stop    stop only the primary (fast shutdown; the fault test's outage)
 #   scripts/postgres.sh standby-url [DB]
-# Idempotent: starting a running cluster only prints the URL. PGPORT overrides the port (54329).
+# Idempotent: starting a running cluster only prints the URL. PGPORT overrides the port (54329),
+# PGSTANDBY_PORT the standby's (PGPORT+1), PG_CLUSTER_DIR the folder that holds the clusters' files
+# (a script that wants a PostgreSQL of its own, like the fault test, sets all three).
 # The server runs as the `postgres` user (it refuses root, and CI is root); it listens on
 # 127.0.0.1 and on a Unix socket in .build/postgres-socket, with trust authentication: a
 # cluster for tests on one machine, never for data anyone keeps.
@@ -23,9 +25,13 @@ port="${PGPORT:-54329}"
 database="shop_test"
 bin="$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || true)"
 
-# Where the cluster's files go: .build, unless we are root and the postgres user cannot get there.
-base="$root/.build"
-if [ "$(id -u)" -eq 0 ] && id postgres >/dev/null 2>&1; then
+# Where the cluster's files go: PG_CLUSTER_DIR, else .build, unless we are root and the postgres
+# user cannot get there.
+base="${PG_CLUSTER_DIR:-$root/.build}"
+if [ -n "${PG_CLUSTER_DIR:-}" ]; then
+    mkdir -p "$base"
+    chmod 755 "$base"
+elif [ "$(id -u)" -eq 0 ] && id postgres >/dev/null 2>&1; then
     mkdir -p "$base"
     chmod o+x "$base"
     if ! (cd / && runuser -u postgres -- test -x "$base"); then
@@ -40,7 +46,7 @@ suffix=""
 data="$base/postgres$suffix"
 socket="$base/postgres-socket$suffix"
 log="$base/postgres$suffix.log"
-standby_port=$((port + 1))
+standby_port="${PGSTANDBY_PORT:-$((port + 1))}"
 standby_data="$base/postgres$suffix-standby"
 standby_log="$base/postgres$suffix-standby.log"
 
