@@ -59,19 +59,22 @@ struct ProductSearch {
         guard let order = request.order else {
             var ids: [ProductID] = []
             var skip = request.page.offset
-            for (tier, count) in zip(Self.tiers(named: counts.named), counts.tiers) {
+            let tiers = Self.tiers(named: counts.named)
+            for (index, (tier, count)) in zip(tiers, counts.tiers).enumerated() {
                 if skip >= count {
                     skip -= count
                     continue
                 }
                 let take = min(request.page.perPage - ids.count, count - skip)
-                ids += try reader.read(tier, count: count, offset: skip, limit: take, db)
+                // A named-category tier is read from its field's matches, the other group's too.
+                let indexed = tier.named == nil ? count : counts.tiers[index % 3] + counts.tiers[index % 3 + 3]
+                ids += try reader.read(tier, count: count, indexed: indexed, offset: skip, limit: take, db)
                 skip = 0
                 if ids.count == request.page.perPage { break }
             }
             return (ids, total)
         }
-        let ids = try reader.read(Tier(scope: .any, named: nil), count: total, offset: request.page.offset,
+        let ids = try reader.read(Tier(scope: .any, named: nil), count: total, indexed: total, offset: request.page.offset,
                                   limit: request.page.perPage, order: order, db)
         return (ids, total)
     }
@@ -86,7 +89,7 @@ struct ProductSearch {
         let counts = try self.counts(match, request, version: version, db)
         let titles = counts.named.isEmpty ? counts.tiers[0] : counts.tiers[0] + counts.tiers[3]
         let reader = TierReader(match: match, filters: [], named: [], onSale: try onSale(version: version, db))
-        let ids = try reader.read(Tier(scope: .field(.title), named: nil), count: titles, offset: 0, limit: limit, db)
+        let ids = try reader.read(Tier(scope: .field(.title), named: nil), count: titles, indexed: titles, offset: 0, limit: limit, db)
         guard !ids.isEmpty else { return [] }
         var byID: [ProductID: String] = [:]
         for row in try db.query("SELECT id, title FROM products WHERE id IN (\(list: ids))") {
@@ -159,21 +162,22 @@ private struct TierReader {
     let onSale: Int
 
     /// The products of `tier` ranked `offset ..< offset + limit` by `order` (relevance: best
-    /// sellers first), given that the tier holds `count` of them.
-    func read(_ tier: ProductSearch.Tier, count: Int, offset: Int, limit: Int,
+    /// sellers first), given that the tier holds `count` of them and that reading it from the
+    /// index goes through `indexed` matches.
+    func read(_ tier: ProductSearch.Tier, count: Int, indexed: Int, offset: Int, limit: Int,
               order: SQL = ProductSearch.relevanceOrder, _ db: any SQLConnection) throws -> [ProductID] {
         guard order == ProductSearch.relevanceOrder, count > 0 else {
             return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
         }
         // A walk keeps about count/onSale of the products it passes; reading the tier from the
-        // index costs about one row per match. Walk when that costs less: on SQLite a walked row
-        // (the product's text) costs a little more than an indexed match; on PostgreSQL less (a
-        // match from pg_trgm is rechecked, one from search_grams joined row by row).
+        // index costs about one row per indexed match. Walk when that costs less: on SQLite a
+        // walked row (the product's text) costs a little more than an indexed match; on
+        // PostgreSQL less (a match from pg_trgm is rechecked, one from search_grams joined row by row).
         let expected = Double(offset + limit) * Double(max(onSale, count)) / Double(count)
         let rows = Int((expected * 1.5).rounded(.up)) + 32
         let walkIsCheaper = switch db.dialect {
-        case .sqlite: 3 * rows < 2 * count
-        case .postgresql: rows < 4 * count
+        case .sqlite: 3 * rows < 2 * indexed
+        case .postgresql: rows < 4 * indexed
         }
         guard walkIsCheaper, rows < onSale else {
             return try fromIndex(tier, offset: offset, limit: limit, order: order, db)

@@ -85,6 +85,10 @@ struct SearchMatch {
     func contains(_ field: Field, in alias: String) -> SQL {
         let column = SQL(stringLiteral: "\(alias).\(field.column)")
         return switch dialect {
+        // Folding changes only ASCII letters: a query without any matches the text as it is, and
+        // a walk then copies no row through lower().
+        case .sqlite where !text.utf8.contains(where: { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }):
+            "instr(\(column), \(text)) > 0"
         case .sqlite: "instr(lower(\(column)), \(text)) > 0"
         case .postgresql: "strpos(\(column), \(text)) > 0"
         }
