@@ -76,6 +76,11 @@ private final class KnownSeries: Sendable {
         /// Nil for a method outside `HTTPMethod` (counted as `other`).
         let method: HTTPMethod?
         let status: Int
+
+        /// One word to hash instead of three fields; the method is left to `==`.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(route &<< 32 ^ status)
+        }
     }
 
     struct Series: Sendable {
