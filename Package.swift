@@ -20,11 +20,15 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         // The engine-neutral face of storage: the SQL value (interpolation binds), values and rows.
         .target(name: "SQL", dependencies: ["Crypto"]),
-        .target(name: "SQLite", dependencies: ["CSQLite", "SQL", "Crypto"]),
+        // The FTS5 tokenizer behind product search (one C file): every substring findable, from one character.
+        .target(name: "CSQLiteGrams", dependencies: ["CSQLite"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteGrams", "SQL", "Crypto"]),
         .target(name: "PostgreSQL", dependencies: ["CLibPQ", "SQL"]),
         // Counters and histograms in the Prometheus text format: no dependencies, so any target may count.
         .target(name: "Metrics"),
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Metrics"]),
+        // Messages in Simplified Chinese and English, and the language a request asks for: no dependencies.
+        .target(name: "Localization"),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Metrics", "Localization"]),
 
         // The migrations inside the binary: Migrations/*.sql turned into Swift source at build time.
         .executableTarget(name: "EmbedMigrationsTool"),
@@ -33,8 +37,8 @@ let package = Package(
         .target(name: "ShopMigrations", plugins: ["EmbedMigrationsPlugin"]),
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
-        .target(name: "ShopCore", dependencies: ["SQL", "Crypto"]),
-        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL"], resources: [.copy("Public")]),
+        .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "Localization"]),
+        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization"], resources: [.copy("Public"), .copy("Media")]),
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
         .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics"]),
@@ -45,14 +49,15 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite", "ThreadTestSupport"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["SQL", "PostgreSQL", "ThreadTestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Metrics", "ThreadTestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Metrics", "Localization", "ThreadTestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
         .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],
                 path: "Tests/ShopTestSupport"),
-        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "ShopTestSupport"]),
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "Localization", "ShopTestSupport"]),
         .testTarget(name: "DatabaseCopyTests", dependencies: ["DatabaseCopy", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "ShopTestSupport"]),
-        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQL", "SQLite", "ShopTestSupport"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQL", "SQLite", "Localization", "ShopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

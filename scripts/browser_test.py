@@ -1,22 +1,31 @@
 #!/usr/bin/env python3
-"""Browser test of the storefront page (issue 10), run by `make test-browser`.
+"""Browser test of the storefront page (issues 10 and 18), run by `make test-browser`.
 
 Starts its own shop (`.build/debug/shop migrate`, `seed demo`, `serve --port <free port>`, a
 temporary database and the `file` verification sender), then drives headless Chromium at a
-390×844 phone size through a purchase and the column: search 玫瑰, open a product, register with
-the code from the file sender, add to cart, hit the 99-item cap, add an address, check out, pay
-with mockpay (development mode), see the order paid, follow an author and read the feed.
+390×844 phone size through a purchase and the column: search 玫瑰 (the demo pictures from /media/
+load), open a product (each SKU's own original price), register with the code from the file
+sender (a wrong code first: the server's message comes in Chinese), add to cart, hit the 99-item cap (in the cart, and in the product page's action bar
+where nothing covers it), add an address (the toast is opaque and clear of the heading), check
+out, pay with mockpay (development mode), see the order paid, follow an author, read the feed,
+reply to a comment (回复 @name), open an article that does not exist (a 404 page, no retry) and
+filter by a price range whose minimum is above its maximum (the page says so). Then the same
+shop at 1280×900: a top navigation instead of the tab bar, a product grid of 4–5 columns and a
+product page with the gallery beside the details; back at phone size, the phone layout; and a
+second browser set to English, where the labels and the server's own messages are English.
+Layouts are checked by measuring where elements are, not only by taking pictures.
 
 Every step saves a PNG under a temporary folder (its path is printed) and fails on a JavaScript
 error in the console. Chrome also reports every HTTP error answer and every failed image as a
 SEVERE "network" entry; those are allowed only for the API errors this run provokes on purpose
-(EXPECTED_API_ERRORS: the 422 cap, the 405 of the page's development-mode probe) and for images
-from other hosts (the demo catalogue points at img.floral.example, which does not resolve).
-Anything else fails the step: JavaScript errors, console.error, CSP violations, missing assets,
-any other API error answer.
+(EXPECTED_API_ERRORS: the 422 cap, the 422 wrong code, the 405 of the page's development-mode probe, the 404 of the
+missing article) and for images from other hosts (none in the demo shop; all its pictures are
+its own, under /media/). Anything else fails the step: JavaScript errors, console.error, CSP
+violations, missing assets or pictures, any other API error answer.
 
 The last line is `browser: N passed, M failed`; the exit status is 0 only when all passed.
-`--readme-screenshot` also writes the search step's picture to docs/storefront.png.
+`--readme-screenshot` also writes the search step's picture to docs/storefront.png and the
+desktop one to docs/storefront-desktop.png.
 """
 
 import json
@@ -31,6 +40,7 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -43,15 +53,20 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / ".build" / "debug" / "shop"
-TIME_LIMIT = 120          # seconds for the whole run, server start included
+TIME_LIMIT = 240          # seconds for the whole run, server start included
 WAIT = 15                 # seconds for one thing to appear
-CAP_MESSAGE = "亲, 企业采购请联系我们客服"
+CAP_MESSAGE = "亲，企业采购请联系我们客服"
 PRODUCT_TITLE = "红玫瑰花束·热恋"   # a 玫瑰 product whose first SKU has stock above 99
 AUTHOR_NAME = "花间小筑"
 # The API error answers this run provokes on purpose (Chrome logs each as a SEVERE network entry).
+MISSING_ARTICLE = 99999999
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
 EXPECTED_API_ERRORS = [
     (r"/api/v1/cart/items", 422),                            # the 99-item cap
+    (r"/api/v1/auth/register", 422),                        # the wrong code typed on purpose
     (r"/api/v1/dev/orders/\d+/simulate-payment", 405),      # the page's probe for development mode
+    (rf"/api/v1/articles/{MISSING_ARTICLE}", 404),           # the article that does not exist
 ]
 
 
@@ -155,26 +170,28 @@ class Server:
         raise StepFailure(f"no {purpose} code for {phone} in {self.codes}")
 
 
-def make_driver():
+def make_driver(language="zh-CN"):
+    """Headless Chromium whose page language (navigator.language, Accept-Language) is `language`."""
     options = webdriver.ChromeOptions()
     binary = find_binary("chromium", "chromium-browser", "google-chrome")
     if binary:
         options.binary_location = binary
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=390,844", "--lang=zh-CN", "--hide-scrollbars",
+                     f"--window-size={PHONE[0]},{PHONE[1]}", f"--lang={language}", "--hide-scrollbars",
                      "--disable-background-networking", "--no-first-run", "--force-device-scale-factor=1",
-                     # Only loopback is reachable: every other host name fails at once (the demo
-                     # images at img.floral.example), so nothing leaves the machine or hangs on DNS.
+                     # Only loopback is reachable: every other host name fails at once, so nothing
+                     # leaves the machine or hangs on DNS (the demo pictures are the shop's own).
                      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"):
         options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": "zh-CN,zh"})
+    primary = language.split("-")[0]
+    options.add_experimental_option("prefs", {"intl.accept_languages": f"{language},{primary}"})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.page_load_strategy = "eager"   # the steps wait for what they need; no waiting on images
     driver_path = find_binary("chromedriver")
     service = Service(executable_path=driver_path) if driver_path else Service()
     driver = webdriver.Chrome(service=service, options=options)
     driver.set_page_load_timeout(30)
-    driver.set_window_size(390, 844)
+    driver.set_window_size(*PHONE)
     return driver
 
 
@@ -238,6 +255,45 @@ class Run:
         self.click(f"#tab-{name}")
         self.find(f"#tab-{name}.active")
 
+    def rect(self, css_or_el):
+        """The element's box in the viewport: {left, top, right, bottom, width, height}."""
+        el = self.find(css_or_el) if isinstance(css_or_el, str) else css_or_el
+        return self.d.execute_script(
+            "const r = arguments[0].getBoundingClientRect();"
+            "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height};", el)
+
+    def viewport(self):
+        return self.d.execute_script("return {width: window.innerWidth, height: window.innerHeight}")
+
+    def resize(self, size):
+        self.d.set_window_size(*size)
+        self.wait(lambda: self.viewport()["width"] == size[0], f"a viewport {size[0]} px wide")
+
+    def uncovered(self, el):
+        """True when the element's centre is really it (or inside it) on screen: nothing lies on top."""
+        return self.d.execute_script(
+            "const el = arguments[0]; el.scrollIntoView({block: 'nearest'}); const r = el.getBoundingClientRect();"
+            "const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+            "return r.width > 0 && r.bottom <= window.innerHeight && r.top >= 0 && (hit === el || el.contains(hit));", el)
+
+    def grid_columns(self):
+        """How many product cards the first row of the grid holds."""
+        return self.d.execute_script(
+            "const cards = [...document.querySelectorAll('#product-grid .product-card')];"
+            "if (!cards.length) return 0; const top = cards[0].getBoundingClientRect().top;"
+            "return cards.filter((c) => Math.abs(c.getBoundingClientRect().top - top) < 2).length;")
+
+    def pictures_loaded(self, css=".product-card .pic"):
+        """Waits until the shop's own pictures (/media/…) fill the first cards, not the placeholder."""
+        def loaded():
+            pics = self.all(css)[:4]
+            return pics and all("loaded" in p.get_attribute("class") and "/media/demo/" in (p.value_of_css_property("background-image") or "")
+                                for p in pics)
+        self.wait(loaded, f"the pictures of {css} from /media/demo/")
+
+    def save(self, name):
+        self.d.save_screenshot(str(self.shots / f"{name}.png"))
+
     def console_problems(self):
         """SEVERE console entries that are not an expected API 4xx or a foreign image."""
         origin = self.server.base
@@ -267,6 +323,7 @@ class Run:
         label = self.text("#tab-shop .tab-label")
         if label != "商城":
             raise StepFailure(f"expected Chinese labels (navigator.language zh-CN), tab says {label!r}")
+        self.pictures_loaded()
 
     def search(self):
         self.type("#search-input", "玫")
@@ -275,6 +332,7 @@ class Run:
         self.wait(lambda: "玫瑰" in self.text("#result-summary"), "the result summary for 玫瑰")
         self.wait(lambda: any("玫瑰" in el.text for el in self.all(".product-card .product-title")), "玫瑰 products")
         self.wait(lambda: any(el.text == "玫瑰" for el in self.all("#hot-keywords .hot-chip")), "玫瑰 among the hot keywords")
+        self.pictures_loaded()
 
     def product_card(self):
         def card():
@@ -294,6 +352,16 @@ class Run:
         self.wait(lambda: PRODUCT_TITLE in self.text("#product-title"), "the product page")
         self.find("#sku-list .sku.active")
         self.wait(lambda: self.text("#product-price").startswith("¥"), "the SKU price")
+        self.pictures_loaded(".gallery .pic")
+        # Each SKU shows its own list price (11枝 ¥159 instead of ¥199, 19枝 ¥239 instead of ¥299).
+        for name, price, original in (("11枝", "¥159.00", "¥199.00"), ("19枝", "¥239.00", "¥299.00")):
+            sku = self.wait(lambda: next((el for el in self.all("#sku-list .sku") if el.text.startswith(name)), None), f"the SKU {name}")
+            self.click(sku)
+            self.wait(lambda: self.text("#product-price") == price and self.text("#product-original-price") == original,
+                      f"{name} at {price} instead of {original}")
+            if original not in sku.text:
+                raise StepFailure(f"the SKU button {name} does not show its original price {original}: {sku.text!r}")
+        self.click(next(el for el in self.all("#sku-list .sku") if el.text.startswith("11枝")))
 
     def register(self):
         self.tab("account")
@@ -302,9 +370,14 @@ class Run:
         self.click("#code-btn-register")
         self.wait(lambda: re.fullmatch(r"\d+秒后重新发送", self.text("#code-btn-register")), "the 秒后重新发送 countdown")
         code = self.server.code_for(self.phone, "register")
-        self.type("#register-code", code)
+        # A wrong code first: the server's own message, in the page's language (Chinese).
+        self.type("#register-code", wrong_code(code))
         self.type("#register-password", "flowers-2026")
         self.type("#register-nickname", "花友小林")
+        self.click("#register-submit")
+        self.wait(lambda: "验证码错误、已过期或已使用" in self.text("#register-form .form-error"),
+                  "the wrong-code message in Chinese")
+        self.type("#register-code", code)
         self.click("#register-submit")
         self.wait(lambda: "花友小林" in self.text("#profile-name"), "the signed-in profile")
         token = self.d.execute_script("return localStorage.getItem('floral.token')")
@@ -331,6 +404,32 @@ class Run:
         if self.find(".cart-line .line-qty").get_attribute("value") != "99" or self.badge() != "99":
             raise StepFailure("the cart changed after the cap was refused")
 
+    def product_notice(self):
+        """The cap refused from the product page: the message shows in the action bar, uncovered."""
+        self.tab("shop")
+        self.click(self.product_card())
+        self.find("#sku-list .sku.active")
+        self.click("#add-to-cart")
+        notice = self.find("#action-bar #product-notice")
+        self.wait(lambda: CAP_MESSAGE in notice.text, "the cap message on the product page")
+        if not self.uncovered(notice):
+            raise StepFailure("the product page's error message is covered")
+        if not self.uncovered(self.find("#add-to-cart")):
+            raise StepFailure("the add-to-cart button is covered by the message")
+
+    def check_toast(self, heading_css):
+        """The toast now showing: opaque, fully shown, and clear of the page's heading."""
+        toast = self.find("#toast.show")
+        time.sleep(0.3)   # the fade-in
+        style = self.d.execute_script(
+            "const s = getComputedStyle(arguments[0]); return {bg: s.backgroundColor, opacity: s.opacity};", toast)
+        alpha = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)", style["bg"])
+        if not alpha or (alpha.group(4) is not None and float(alpha.group(4)) < 1) or float(style["opacity"]) < 1:
+            raise StepFailure(f"the toast is see-through: background {style['bg']}, opacity {style['opacity']}")
+        t, h = self.rect(toast), self.rect(heading_css)
+        if t["left"] < h["right"] and h["left"] < t["right"] and t["top"] < h["bottom"] and h["top"] < t["bottom"]:
+            raise StepFailure(f"the toast {t} covers the heading {h}")
+
     def add_address(self):
         self.tab("addresses")
         if not self.all("#address-form"):
@@ -343,6 +442,8 @@ class Run:
         self.type("#address-detail", "衡山路 8 号 花园公寓 2 栋 301")
         self.type("#address-postal-code", "200031")
         self.click("#address-save")
+        self.wait(lambda: "地址已保存" in self.find("#toast.show").text, "the 地址已保存 toast")
+        self.check_toast(".page-addresses .page-title")
         card = self.find(".address-card.is-default")
         if "林小花" not in card.text:
             raise StepFailure("the new address is not the default")
@@ -400,6 +501,139 @@ class Run:
             raise StepFailure(f"the feed shows authors {authors}, expected only {self.author_id}")
         if not all(AUTHOR_NAME in el.text for el in items):
             raise StepFailure("feed items do not name the followed author")
+        # "♥ 3" and "2 评论" never break inside: each figure is on one line with its sign or word.
+        broken = self.d.execute_script(
+            "return [...document.querySelectorAll('#feed-list .article-meta .stat')]"
+            ".filter((s) => s.getClientRects().length !== 1).map((s) => s.textContent)")
+        if broken:
+            raise StepFailure(f"article figures broken across lines: {broken}")
+
+    def reply(self):
+        """A comment, then a reply to it, which names whom it answers."""
+        self.click(self.all("#feed-list .article-item")[0])
+        self.find("#article")
+        self.type("#comment-text", "这篇写得真好")
+        self.click("#comment-send")
+        first = self.wait(lambda: next((c for c in self.all("#comment-list .comment") if "这篇写得真好" in c.text), None), "the comment")
+        self.click(first.find_element(By.XPATH, ".//button[text()='回复']"))
+        self.wait(lambda: "回复 @花友小林" in self.text(".reply-chip"), "the reply chip")
+        self.type("#comment-text", "谢谢分享")
+        self.click("#comment-send")
+        reply = self.wait(lambda: next((c for c in self.all("#comment-list .comment") if "谢谢分享" in c.text), None), "the reply")
+        if "回复 @花友小林" not in reply.find_element(By.CSS_SELECTOR, ".comment-text").text:
+            raise StepFailure(f"the reply does not say whom it answers: {reply.text!r}")
+        # And so after a reload, from the list the server sends.
+        self.d.refresh()
+        self.wait(lambda: any("谢谢分享" in c.text and "回复 @花友小林" in c.text for c in self.all("#comment-list .comment")),
+                  "the reply naming 花友小林 after a reload")
+
+    def missing_article(self):
+        """An article that does not exist: said in Chinese like a missing product, no useless retry."""
+        self.d.get(f"{self.server.base}/#/article/{MISSING_ARTICLE}")
+        self.find("body.ready")
+        empty = self.find(".page-column .empty")
+        self.wait(lambda: "文章不存在或已删除" in empty.text, "文章不存在或已删除")
+        if self.all(".page-column .error-block") or any(b.text == "重试" for b in self.all(".page-column button")):
+            raise StepFailure("the missing article offers a retry")
+        self.find(".page-column #back")
+
+    def price_range(self):
+        """A price range with its minimum above its maximum: the page says what is wrong."""
+        self.tab("shop")
+        if not self.all("#price-panel"):
+            self.click("#price-toggle")
+        self.type("#price-min", "500")
+        self.type("#price-max", "100")
+        self.click("#price-apply")
+        error = self.find("#price-error")
+        self.wait(lambda: "最低价不能高于最高价" in error.text, "the 最低价不能高于最高价 message")
+        grid = self.all("#product-grid")
+        if grid and "换个关键词" in grid[0].text:
+            raise StepFailure("the page still says 换个关键词试试")
+        if not self.uncovered(error):
+            raise StepFailure("the price range message is covered")
+        # The API refuses such a range too (400 validation_failed), for clients that do not check.
+        try:
+            urllib.request.urlopen(f"{self.server.base}/api/v1/products?min_price_cents=50000&max_price_cents=10000", timeout=5)
+            raise StepFailure("the API accepted a minimum price above the maximum")
+        except urllib.error.HTTPError as answer:
+            body = json.loads(answer.read().decode())
+            if answer.code != 400 or body["error"]["code"] != "validation_failed":
+                raise StepFailure(f"the API answered {answer.code} {body}") from None
+        self.click("#price-clear")
+        self.wait(lambda: self.all("#price-error") == [] and self.all("#product-grid .product-card"), "the products after clearing")
+
+    def desktop_layout(self):
+        """At 1280 px: the tabs in the top bar, no bottom bar, a product grid of 4–5 columns."""
+        self.resize(DESKTOP)
+        self.d.get(self.server.base + "/#/shop")
+        self.d.refresh()   # a fresh page: no search or filter left from the steps before
+        self.find("body.ready")
+        self.click(self.wait(lambda: next((c for c in self.all("#categories .chip") if c.text == "花束"), None), "the 花束 category"))
+        self.wait(lambda: self.text("#categories .chip.active") == "花束" and not self.all("#product-grid .loading")
+                  and self.all("#product-grid .product-card"), "the bouquets")
+        self.pictures_loaded()
+        view = self.viewport()
+        nav, bar = self.rect("#tabbar"), self.rect(".topbar")
+        if nav["bottom"] > bar["bottom"] + 1 or nav["top"] < bar["top"] - 1:
+            raise StepFailure(f"the navigation {nav} is not in the top bar {bar}")
+        if nav["bottom"] > 120:
+            raise StepFailure(f"the navigation sits at {nav['top']}–{nav['bottom']} px, not at the top")
+        tabs = [self.rect(el) for el in self.all(".tab")]
+        if len({round(t["top"]) for t in tabs}) != 1:
+            raise StepFailure("the navigation's tabs are not in one row")
+        columns = self.grid_columns()
+        if columns not in (4, 5):
+            raise StepFailure(f"the product grid has {columns} columns at {view['width']} px, expected 4 or 5")
+        grid = self.rect("#product-grid")
+        if grid["width"] < 0.75 * view["width"]:
+            raise StepFailure(f"the grid is {grid['width']} px wide in a {view['width']} px window: a phone column")
+
+    def desktop_product(self):
+        """The product page at 1280 px: the gallery beside the details, the action bar on screen."""
+        self.click(self.product_card())
+        self.find("#sku-list .sku.active")
+        gallery, detail = self.rect(".gallery-wrap"), self.rect("#product-detail")
+        if gallery["right"] > detail["left"] or abs(gallery["top"] - detail["top"]) > 40:
+            raise StepFailure(f"the gallery {gallery} is not beside the details {detail}")
+        if not self.uncovered(self.find("#add-to-cart")):
+            raise StepFailure("the add-to-cart button is hidden at desktop size")
+
+    def english_messages(self):
+        """A browser set to English: English labels, and the server's own messages in English too."""
+        driver = make_driver("en-US")
+        try:
+            page = Run(driver, self.server, self.shots)
+            driver.get(self.server.base + "/")
+            page.find("body.ready")
+            label = page.text("#tab-shop .tab-label")
+            if label != "Shop":
+                raise StepFailure(f"expected English labels (navigator.language en-US), tab says {label!r}")
+            page.tab("account")
+            page.click("#mode-register")
+            phone = "138" + "".join(random.choice("0123456789") for _ in range(8))
+            page.type("#register-phone", phone)
+            page.click("#code-btn-register")
+            code = self.server.code_for(phone, "register")
+            page.type("#register-code", wrong_code(code))
+            page.type("#register-password", "flowers-2026")
+            page.click("#register-submit")
+            page.wait(lambda: "The code is wrong, expired or already used" in page.text("#register-form .form-error"),
+                      "the wrong-code message in English")
+            driver.save_screenshot(str(self.shots / "english-messages.png"))
+        finally:
+            driver.quit()
+
+    def phone_layout(self):
+        """Back at phone size: the bottom tab bar and two columns of products."""
+        self.resize(PHONE)
+        self.tab("shop")
+        self.find("#product-grid .product-card")
+        view, nav = self.viewport(), self.rect("#tabbar")
+        if abs(nav["bottom"] - view["height"]) > 1 or nav["top"] < view["height"] - 100:
+            raise StepFailure(f"the tab bar {nav} is not at the bottom of a {view['height']} px screen")
+        if self.grid_columns() != 2:
+            raise StepFailure(f"the phone grid has {self.grid_columns()} columns, expected 2")
 
 
 STEPS = [
@@ -409,13 +643,26 @@ STEPS = [
     ("register with the code from the file sender", "register"),
     ("add to cart", "add_to_cart"),
     ("hit the 99-item cap message", "cart_cap"),
+    ("see the cap on the product page, uncovered", "product_notice"),
     ("add an address", "add_address"),
     ("check out", "checkout"),
     ("pay with mockpay (development)", "pay"),
     ("see the order paid", "see_paid"),
     ("follow an author", "follow_author"),
     ("see the feed with that author's articles", "feed"),
+    ("reply to a comment (回复 @name)", "reply"),
+    ("open an article that does not exist", "missing_article"),
+    ("filter by a price range with min > max", "price_range"),
+    ("the desktop layout at 1280 px", "desktop_layout"),
+    ("the product page at 1280 px", "desktop_product"),
+    ("the phone layout again", "phone_layout"),
+    ("the server's messages in an English browser", "english_messages"),
 ]
+
+
+def wrong_code(code):
+    """A well-formed code that is not `code`."""
+    return "000000" if code != "000000" else "111111"
 
 
 class Timeout(Exception):
@@ -461,9 +708,10 @@ def main():
                 if problems:
                     raise StepFailure("console errors: " + " | ".join(problems))
                 driver.save_screenshot(str(shots / f"{name}.png"))
-                if readme_shot and method == "search":
+                readme_name = {"search": "storefront.png", "desktop_layout": "storefront-desktop.png"}.get(method)
+                if readme_shot and readme_name:
                     (ROOT / "docs").mkdir(exist_ok=True)
-                    driver.save_screenshot(str(ROOT / "docs" / "storefront.png"))
+                    driver.save_screenshot(str(ROOT / "docs" / readme_name))
                 passed += 1
                 log(f"ok   {number:2d} {title} ({time.monotonic() - started:.1f}s)")
             except (StepFailure, WebDriverException, Timeout) as error:

@@ -29,7 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shoplab import ROOT, SHOP, mockpay_headers, psql, psql_command  # noqa: E402
+from shoplab import ROOT, SHOP, mockpay_headers, psql, psql_command, request  # noqa: E402
 
 POOL_SIZE = 2
 THREADS = 8  # more request threads than pooled connections, so a stalled database fills the pool
@@ -102,25 +102,7 @@ class Cluster:
             return int(f.read().strip())
 
     def request(self, method, path, body=None, token=None, headers=None, port=None, timeout=15):
-        conn = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=timeout)
-        try:
-            all_headers = dict(headers or {})
-            data = None
-            if body is not None:
-                data = body if isinstance(body, (bytes, bytearray)) else json.dumps(body).encode()
-                all_headers.setdefault("Content-Type", "application/json")
-            if token:
-                all_headers["Authorization"] = "Bearer " + token
-            conn.request(method, path, body=data, headers=all_headers)
-            response = conn.getresponse()
-            raw = response.read()
-            try:
-                parsed = json.loads(raw) if raw else None
-            except ValueError:
-                parsed = raw.decode(errors="replace")
-            return response.status, parsed, dict(response.getheaders())
-        finally:
-            conn.close()
+        return request(port or self.port, method, path, body, token, headers, timeout)
 
     def metric_sum(self, name):
         total = 0.0

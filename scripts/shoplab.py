@@ -151,26 +151,7 @@ class Shop:
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def request(self, method, path, body=None, token=None, headers=None, timeout=10, source=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
-                                          source_address=(source, 0) if source else None)
-        try:
-            all_headers = dict(headers or {})
-            data = None
-            if body is not None:
-                data = body if isinstance(body, (bytes, bytearray)) else json.dumps(body).encode()
-                all_headers.setdefault("Content-Type", "application/json")
-            if token:
-                all_headers["Authorization"] = "Bearer " + token
-            conn.request(method, path, body=data, headers=all_headers)
-            response = conn.getresponse()
-            raw = response.read()
-            try:
-                parsed = json.loads(raw) if raw else None
-            except ValueError:
-                parsed = raw.decode(errors="replace")
-            return response.status, parsed, dict(response.getheaders())
-        finally:
-            conn.close()
+        return request(self.port, method, path, body, token, headers, timeout, source)
 
     def register(self, phone, password="flower-password"):
         """Signs up through the API with the code from the file sender; returns the token."""
@@ -192,6 +173,30 @@ class Shop:
             "district": "徐汇区", "detail": "漕溪北路 88 号"}, token=token)
         assert status == 201, (status, body)
         return body["id"]
+
+
+def request(port, method, path, body=None, token=None, headers=None, timeout=10, source=None):
+    """One HTTP request to 127.0.0.1:port; returns (status, parsed JSON or text, headers)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
+    try:
+        all_headers = dict(headers or {})
+        data = None
+        if body is not None:
+            data = body if isinstance(body, (bytes, bytearray)) else json.dumps(body).encode()
+            all_headers.setdefault("Content-Type", "application/json")
+        if token:
+            all_headers["Authorization"] = "Bearer " + token
+        conn.request(method, path, body=data, headers=all_headers)
+        response = conn.getresponse()
+        raw = response.read()
+        try:
+            parsed = json.loads(raw) if raw else None
+        except ValueError:
+            parsed = raw.decode(errors="replace")
+        return response.status, parsed, dict(response.getheaders())
+    finally:
+        conn.close()
 
 
 def mockpay_headers(body: bytes, secret=DEV_MOCKPAY_SECRET, timestamp=None):

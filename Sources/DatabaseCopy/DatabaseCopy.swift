@@ -7,9 +7,9 @@ import SQL
 /// The source is read in one snapshot: a shop still writing to it during the copy loses what it
 /// writes after the copy began, so stop it first.
 public struct DatabaseCopy: Sendable {
-    /// Tables the PostgreSQL migrations fill themselves (one fixed row): the copy replaces their
+    /// Tables the PostgreSQL migrations fill themselves (fixed rows): the copy replaces their
     /// rows instead of calling the target non-empty.
-    public static let seededByMigrations: Set<String> = ["catalog_version"]
+    public static let seededByMigrations: Set<String> = ["catalog_version", "catalog_changes"]
 
     public let source: any Database
     public let target: any Database

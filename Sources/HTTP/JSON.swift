@@ -95,14 +95,13 @@ extension Request {
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         if let contentType = headers["Content-Type"]?.lowercased(),
            !contentType.hasPrefix("application/json") && !contentType.contains("+json") {
-            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
-                            message: "Send the body as application/json.")
+            throw HTTPError(HTTPMessage.unsupportedMediaType)
         }
-        guard !body.isEmpty else { throw HTTPError.badRequest("The request needs a JSON body.") }
+        guard !body.isEmpty else { throw HTTPError(HTTPMessage.bodyRequired) }
         // A NUL byte is never in JSON text (controls in strings are escaped); refusing it also stops
         // BOM-less UTF-16, which is valid UTF-8 byte for byte and which Foundation would detect and read.
         guard !body.contains(0), String(validating: body, as: UTF8.self) != nil else {
-            throw HTTPError.validation("The body is not valid UTF-8.")
+            throw HTTPError(HTTPMessage.bodyNotUTF8)
         }
         do {
             return try JSON.decoder().decode(T.self, from: Data(body))
@@ -110,11 +109,11 @@ extension Request {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
                (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) != nil {
                 // Foundation reports a fractional number for an integer field this way, without a path.
-                throw HTTPError.validation("A value in the body has the wrong type (a whole number is expected).")
+                throw HTTPError(HTTPMessage.wholeNumberExpected)
             }
             throw HTTPError.describing(error)
         } catch {
-            throw HTTPError.badRequest("The body is not valid JSON.")
+            throw HTTPError(HTTPMessage.bodyNotJSON)
         }
     }
 }
@@ -129,17 +128,18 @@ extension HTTPError {
         switch error {
         case .keyNotFound(let key, let context):
             let name = field(context.codingPath + [key]) ?? key.stringValue
-            return .validation("\(name) is required.", field: name)
+            return HTTPError(HTTPMessage.fieldRequired, ["field": .verbatim(name)], field: name)
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             let name = field(context.codingPath)
-            return .validation("\(name ?? "body") has the wrong type.", field: name)
+            guard let name else { return HTTPError(HTTPMessage.bodyWrongType) }
+            return HTTPError(HTTPMessage.fieldWrongType, ["field": .verbatim(name)], field: name)
         case .dataCorrupted(let context):
             if let name = field(context.codingPath) {
-                return .validation("\(name) has an invalid value.", field: name)
+                return HTTPError(HTTPMessage.fieldInvalid, ["field": .verbatim(name)], field: name)
             }
-            return .badRequest("The body is not valid JSON.")
+            return HTTPError(HTTPMessage.bodyNotJSON)
         @unknown default:
-            return .badRequest("The body is not valid JSON.")
+            return HTTPError(HTTPMessage.bodyNotJSON)
         }
     }
 }

@@ -51,7 +51,7 @@ public struct MetricsMiddleware: Middleware {
             status = response.status.code
             return response
         } catch let error as HTTPError {
-            let response = error.response
+            let response = error.response(for: request)
             status = response.status.code
             return response
         }

@@ -38,7 +38,7 @@ public struct RequestIDMiddleware: Middleware {
         do {
             response = try next(request, context)
         } catch let error as HTTPError {
-            response = error.response
+            response = error.response(for: request)
         }
         response.headers.set("X-Request-Id", context.requestID)
         completion?(request, response, context.requestID, MonotonicClock.milliseconds(since: started))
@@ -51,7 +51,8 @@ public struct RequestIDMiddleware: Middleware {
     }
 }
 
-/// Turns every thrown error into the API's error shape; errors it cannot map are 500 `internal`.
+/// Turns every thrown error into the API's error shape, in the language the request's
+/// `Accept-Language` prefers; errors it cannot map are 500 `internal`.
 public struct ErrorMiddleware: Middleware {
     public typealias Mapper = @Sendable (any Error) -> HTTPError?
     public typealias Reporter = @Sendable (any Error, Request, Context) -> Void
@@ -67,11 +68,11 @@ public struct ErrorMiddleware: Middleware {
         do {
             return try next(request, context)
         } catch let error as HTTPError {
-            return error.response
+            return error.response(for: request)
         } catch {
-            if let mapped = map(error) { return mapped.response }
+            if let mapped = map(error) { return mapped.response(for: request) }
             report(error, request, context)
-            return HTTPError.internalError.response
+            return HTTPError.internalError.response(for: request)
         }
     }
 }

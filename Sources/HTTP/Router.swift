@@ -140,11 +140,10 @@ public struct Router: Sendable {
         if let (match, endpoint) = chosen {
             return try Self.call(endpoint, values: match.values, request, context)
         }
-        if best.isEmpty { throw HTTPError.notFound("No route for \(request.path).") }
+        if best.isEmpty { throw HTTPError(HTTPMessage.noRoute, ["path": .verbatim(request.path)]) }
         var allowed = Set(best.flatMap(\.node.endpoints.keys))
         if allowed.contains("GET") { allowed.insert("HEAD") }
-        var response = HTTPError(.methodNotAllowed, code: "method_not_allowed",
-                                 message: "\(request.method) is not allowed here.").response
+        var response = HTTPError(HTTPMessage.methodNotAllowed, ["method": .verbatim(request.method)]).response(for: request)
         response.headers.set("Allow", allowed.sorted().joined(separator: ", "))
         return response
     }

@@ -174,9 +174,9 @@ public final class Server: Sendable {
         do {
             return try responder(request, Context())
         } catch let error as HTTPError {
-            return error.response
+            return error.response(for: request)
         } catch {
-            return HTTPError.internalError.response
+            return HTTPError.internalError.response(for: request)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Localization
 
 // libmicrohttpd's C callbacks. They are global functions (not closures in main.swift, which
 // would be main-actor isolated) and reach the Swift objects through `void *` + Unmanaged.
@@ -25,12 +26,12 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
         pending.began = true
         server.requestBegan()
         if pending.pathHasControlCharacter {
-            return answer(HTTPError.badRequest("The path must not contain control characters such as %00.").response)
+            return answer(HTTPError(HTTPMessage.controlCharacterInPath).response(in: language(of: connection)))
         }
         if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
            let declared = Int(String(cString: length)), declared > server.options.maxBodyBytes {
             // Answer before reading a body we will not accept; libmicrohttpd closes the connection after it.
-            return answer(tooLargeResponse(server))
+            return answer(tooLargeResponse(server, connection))
         }
         return .YES
     }
@@ -57,7 +58,7 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
         return .YES
     }
 
-    if pending.tooLarge { return answer(tooLargeResponse(server)) }
+    if pending.tooLarge { return answer(tooLargeResponse(server, connection)) }
     server.deadlines.requestReceived(client)
     let headers = requestHeaders(connection)
     let peer = client.peerAddress
@@ -113,9 +114,14 @@ let serverRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, re
     if pending.began { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestEnded() }
 }
 
-private func tooLargeResponse(_ server: Server) -> Response {
-    HTTPError(.payloadTooLarge, code: "payload_too_large",
-              message: "The request body is larger than \(server.options.maxBodyBytes) bytes.").response
+private func tooLargeResponse(_ server: Server, _ connection: OpaquePointer) -> Response {
+    HTTPError(HTTPMessage.payloadTooLarge, ["limit": .verbatim(String(server.options.maxBodyBytes))])
+        .response(in: language(of: connection))
+}
+
+/// The language of an answer given before the request is built: its `Accept-Language` decides.
+private func language(of connection: OpaquePointer) -> Language {
+    Language(acceptLanguage: MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Language").map { String(cString: $0) })
 }
 
 private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteGrams
 import SQL
 
 /// How a connection is opened and tuned.
@@ -39,6 +40,14 @@ public final class Connection: SQLConnection {
         }
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
+        // Product search's FTS5 table names this tokenizer: every connection must know it before
+        // the table (or a trigger writing to it) is touched, migrations included.
+        let registered = shop_sqlite3_register_grams(handle)
+        guard registered == SQLITE_OK else {
+            let error = SQLiteError(connection: handle, code: registered, sql: nil)
+            sqlite3_close_v2(handle)
+            throw error
+        }
         sqlite3_busy_timeout(handle, Int32(options.busyTimeoutMilliseconds))
         if options.walMode && !options.readOnly && path != ":memory:" {
             try execute("PRAGMA journal_mode=WAL")

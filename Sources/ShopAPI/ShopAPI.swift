@@ -38,6 +38,8 @@ public struct ShopAPI: Sendable {
         HealthController(shop: shop).register(root)
         DocsController(path: documentPath).register(root)
         StorefrontController(directory: Bundle.module.url(forResource: "Public", withExtension: nil)).register(root)
+        MediaController(folders: [URL(fileURLWithPath: shop.config.media.path, isDirectory: true)]
+            + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 }).register(root)
         let api = routes.group("/api/v1")
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTP
+import Localization
 import Testing
 
 @Suite("JSON bodies")
@@ -36,7 +37,8 @@ struct JSONTests {
     @Test func aFractionForAWholeNumberIsA400InGenericWords() {
         let error = #expect(throws: HTTPError.self) { try request(#"{"sku_id": 7, "quantity": 1.5}"#).decode(AddItemRequest.self) }
         #expect(error?.status == .badRequest)
-        #expect(error?.message == "A value in the body has the wrong type (a whole number is expected).")
+        #expect(error?.message == LocalizedText(zh: "请求内容中有一个值类型不对（应为整数）。",
+                                                en: "A value in the body has the wrong type (a whole number is expected)."))
     }
 
     @Test func snakeCaseKeysDecodeIntoSwiftNamesWithAcronyms() throws {
@@ -72,7 +74,7 @@ struct JSONTests {
         #expect(error?.status == .badRequest)
         #expect(error?.code == "validation_failed")
         #expect(error?.field == "sku_id")
-        #expect(error?.message.contains("sku_id") == true)
+        #expect(error?.message == LocalizedText(zh: "缺少 sku_id。", en: "sku_id is required."))
     }
 
     @Test func nestedFieldsAreNamedWithTheirPath() {
@@ -171,12 +173,14 @@ struct JSONTests {
     }
 
     @Test func theErrorShapeOmitsFieldsThatDoNotApply() throws {
-        let response = HTTPError.validation("quantity must be 1..99.", field: "quantity").response
+        let error = HTTPError(.badRequest, code: "validation_failed",
+                              message: LocalizedText(zh: "数量应为 1 到 99。", en: "quantity must be 1..99."), field: "quantity")
+        let response = error.response(in: .english)
         #expect(response.status == .badRequest)
         #expect(response.headers["Retry-After"] == nil)
         let text = String(decoding: response.body, as: UTF8.self)
         #expect(text == #"{"error":{"code":"validation_failed","field":"quantity","message":"quantity must be 1..99."}}"#)
-        let bare = String(decoding: HTTPError.notFound().response.body, as: UTF8.self)
+        let bare = String(decoding: HTTPError.notFound().response(in: .english).body, as: UTF8.self)
         #expect(bare == #"{"error":{"code":"not_found","message":"Not found."}}"#)
     }
 
@@ -187,7 +191,7 @@ struct JSONTests {
         for bad: [UInt8] in [[0xC3, 0x28], [0xFF], [0xED, 0xA0, 0x80]] {
             let body = Array(#"{"sku_id": 7, "quantity": 2, "note": ""#.utf8) + bad + Array(#""}"#.utf8)
             let request = Request(method: "POST", path: "/", headers: headers, body: body)
-            #expect(throws: HTTPError.validation("The body is not valid UTF-8.")) {
+            #expect(throws: HTTPError(HTTPMessage.bodyNotUTF8)) {
                 try request.decode(AddItemRequest.self)
             }
         }
@@ -201,7 +205,7 @@ struct JSONTests {
         let bigEndian = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         for body in [littleEndian, bigEndian, Array(text.utf8) + [0]] {
             let request = Request(method: "POST", path: "/", headers: headers, body: body)
-            #expect(throws: HTTPError.validation("The body is not valid UTF-8.")) {
+            #expect(throws: HTTPError(HTTPMessage.bodyNotUTF8)) {
                 try request.decode(AddItemRequest.self)
             }
         }

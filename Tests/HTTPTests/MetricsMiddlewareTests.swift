@@ -8,9 +8,9 @@ struct MetricsMiddlewareTests {
         let routes = Routes()
         routes.group("/api/v1")
             .get("/products/:id") { request, _ in Response.text("product \(try request.parameter("id"))") }
-            .post("/fail") { _, _ in throw HTTPError.notFound("gone") }
+            .post("/fail") { _, _ in throw HTTPError.notFound() }
             .get("/maybe/:id") { request, _ in
-                if try request.parameter("id") == "0" { throw HTTPError.notFound("none") }
+                if try request.parameter("id") == "0" { throw HTTPError.notFound() }
                 return Response.text("some")
             }
         let router = Router(routes)

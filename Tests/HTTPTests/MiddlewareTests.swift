@@ -1,6 +1,7 @@
 import Foundation
 import ThreadTestSupport
 import HTTP
+import Localization
 import Testing
 
 @Suite("Middleware")
@@ -84,7 +85,8 @@ struct MiddlewareTests {
     @Test func mappedErrorsUseTheirStatusAndCodeAndAreNotReported() throws {
         let reported = Locked(0)
         let errors = ErrorMiddleware(map: { error in
-            error is OutOfStock ? HTTPError(.conflict, code: "out_of_stock", message: "Sold out.", field: "sku_id") : nil
+            error is OutOfStock ? HTTPError(.conflict, code: "out_of_stock", message: LocalizedText(zh: "已售罄。", en: "Sold out."),
+                                             field: "sku_id") : nil
         }) { _, _, _ in reported.withLock { $0 += 1 } }
         let response = try run([errors]) { _, _ in throw OutOfStock() }
         #expect(response.status == .conflict)
@@ -96,8 +98,9 @@ struct MiddlewareTests {
 
     @Test func httpErrorsPassThroughWithRetryAfter() throws {
         let errors = ErrorMiddleware(map: { _ in nil }) { _, _, _ in }
-        let response = try run([errors]) { _, _ in
-            throw HTTPError(.tooManyRequests, code: "code_cooldown", message: "Wait.", retryAfter: 42)
+        let english = Request(method: "GET", path: "/", headers: Headers([("Accept-Language", "en-US,en;q=0.9")]))
+        let response = try run([errors], request: english) { _, _ in
+            throw HTTPError(.tooManyRequests, code: "code_cooldown", message: LocalizedText(zh: "请稍候。", en: "Wait."), retryAfter: 42)
         }
         #expect(response.status == .tooManyRequests)
         #expect(response.headers["Retry-After"] == "42")

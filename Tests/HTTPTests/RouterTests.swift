@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Localization
 import Testing
 
 @Suite("Router")
@@ -64,7 +65,7 @@ struct RouterTests {
         }
         #expect(error?.status == .notFound)
         #expect(error?.code == "not_found")
-        let response = try #require(error?.response)
+        let response = try #require(error?.response(in: .english))
         #expect(response.status == .notFound)
         #expect(try errorCode(response) == "not_found")
         #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")

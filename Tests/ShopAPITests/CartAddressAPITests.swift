@@ -208,8 +208,8 @@ struct CartAddressAPITests {
         expectError(refused, 422, "cart_limit_exceeded")
         #expect(refused.status == 422)
         #expect(refused.errorCode == "cart_limit_exceeded")
-        #expect(refused.error["message"] as? String == "亲, 企业采购请联系我们客服")
-        #expect(refused.text.contains("亲, 企业采购请联系我们客服"))
+        #expect(refused.error["message"] as? String == "亲，企业采购请联系我们客服")
+        #expect(refused.text.contains("亲，企业采购请联系我们客服"))
         #expect(try world.cart(world.a.token).text == before)
 
         // Merging into an existing line past the cap, and raising a line, are refused the same way.
@@ -218,7 +218,7 @@ struct CartAddressAPITests {
         let line = try world.lineID(full, sku: "B-1")
         let raise = try world.send("PATCH", "/cart/items/\(line)", json: ["quantity": 2], token: world.a.token)
         expectError(raise, 422, "cart_limit_exceeded")
-        #expect(raise.error["message"] as? String == "亲, 企业采购请联系我们客服")
+        #expect(raise.error["message"] as? String == "亲，企业采购请联系我们客服")
         #expect(try world.cart(world.a.token).text == before)
     }
 

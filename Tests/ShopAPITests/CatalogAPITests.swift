@@ -130,10 +130,11 @@ struct CatalogAPITests {
         #expect(attributes["fresh"] as? Bool == true)
         let skus = try #require(body["skus"] as? [[String: Any]])
         #expect(skus.count == 2)
-        for sku in skus { #expect(Set(sku.keys) == ["id", "code", "name", "price_cents", "stock"]) }
+        for sku in skus { #expect(Set(sku.keys) == ["id", "code", "name", "price_cents", "original_price_cents", "stock"]) }
         #expect(skus.map { $0["code"] as? String } == ["ROSE-11", "ROSE-33"])
         #expect(skus.map { $0["name"] as? String } == ["11枝", "33枝"])
         #expect(skus.map { $0["price_cents"] as? Int } == [12_900, 29_900])
+        #expect(skus.map { $0["original_price_cents"] as? Int } == [15_900, 29_900])
         #expect(skus.map { $0["stock"] as? Int } == [20, 0])
         #expect(skus.allSatisfy { ($0["id"] as? Int ?? 0) > 0 })
     }

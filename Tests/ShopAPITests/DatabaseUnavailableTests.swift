@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Localization
 import SQL
 @testable import ShopAPI
 import ShopCore
@@ -26,14 +27,14 @@ struct DatabaseUnavailableTests {
         #expect(mapped.status == .serviceUnavailable)
         #expect(mapped.code == "database_unavailable")
         #expect(mapped.retryAfter == 1)
-        #expect(mapped.response.headers["Retry-After"] == "1")
+        #expect(mapped.response(in: .default).headers["Retry-After"] == "1")
     }
 
     @Test func aFullConnectionPoolMapsTo503WithRetryAfter() throws {
         let mapped = try #require(ErrorMapping.map(PoolExhaustedError(pool: "primary", waitedSeconds: 5)))
         #expect(mapped.status == .serviceUnavailable)
         #expect(mapped.code == "database_unavailable")
-        #expect(mapped.response.headers["Retry-After"] == "1")
+        #expect(mapped.response(in: .default).headers["Retry-After"] == "1")
     }
 
     @Test func otherDatabaseErrorsAreNotMappedToUnavailable() {

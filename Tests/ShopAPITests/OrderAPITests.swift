@@ -150,7 +150,8 @@ struct OrderAPITests {
         let refused = try app.orderPlace(buyer, key: "k1", app.orderBuyNowBody(buyer, [(a, 2), (b, 2)]))
 
         expectError(refused, 409, "out_of_stock")
-        #expect((refused.error["message"] as? String)?.contains(String(b)) == true, "\(refused.text)")
+        // Named as the buyer sees it (product title and SKU name), never by its id.
+        #expect(refused.error["message"] as? String == "花束B 规格B 只剩 1 件", "\(refused.text)")
         #expect(refused.error["field"] as? String == "sku_id")
         #expect(try app.orderStock(a) == 10)
         #expect(try app.orderStock(b) == 1)
@@ -183,7 +184,7 @@ struct OrderAPITests {
         let refused = try app.orderPlace(buyer, key: "big", app.orderBuyNowBody(buyer, [(a, 99), (b, 99)]))
 
         expectError(refused, 422, "cart_limit_exceeded")
-        #expect((refused.json["error"] as? [String: Any])?["message"] as? String == "亲, 企业采购请联系我们客服")
+        #expect((refused.json["error"] as? [String: Any])?["message"] as? String == "亲，企业采购请联系我们客服")
         #expect(try app.orderStock(a) == 500)
         #expect(try app.orderCount() == 0)
     }

@@ -405,9 +405,13 @@ struct PaymentSimulateCommandTests {
                                             database: s.shop.config)
 
         #expect(status == 0, "\(output)")
+        #expect(output.contains("order \(order.number) is now paid"), "\(output)")
         #expect(output.contains("-> 200"))
         #expect(output.contains(#"{"received":true}"#))
         #expect(try s.status(order) == .paid)
+        let (again, second) = try Self.run(["pay", "simulate", order.number, "--url", "http://127.0.0.1:\(server.port)"],
+                                           database: s.shop.config)
+        #expect(again == 0 && second.contains("already paid"), "\(second)")
         #expect(try s.sales() == 2)
         #expect(try s.events().count == 1)
     }

@@ -2,8 +2,26 @@ import HTTP
 import ShopCore
 
 /// Categories, product lists and pages, search suggestions and hot keywords (all public).
+///
+/// The category tree, product lists and product pages carry a strong `ETag` (a digest of the
+/// body) and answer a matching `If-None-Match` with 304. Their encoded bodies are kept in
+/// `cache` with the catalogue version they were read at, and served again only while one read
+/// of that version from the database (the same on every node) says nothing has changed. None
+/// of these bodies depends on who asks, so one copy serves everyone: a bearer token on
+/// `GET /products` only names the searcher of a search, and searches are always run and recorded.
 struct CatalogController {
     let catalog: CatalogService
+    let cache: ResponseCache<CatalogCacheKey>
+
+    /// Revalidated on every use: pages and lists show stock and prices.
+    static let revalidate = "no-cache"
+    /// The tree shows no stock or price; a minute-old copy is harmless.
+    static let categoryTreeLifetime = "public, max-age=60"
+
+    init(catalog: CatalogService, cache: ResponseCache<CatalogCacheKey> = ResponseCache()) {
+        self.catalog = catalog
+        self.cache = cache
+    }
 
     /// `personalised`: routes where a valid token names the caller (a search counts per person).
     func register(_ routes: RouteGroup, personalised: RouteGroup) {
@@ -16,7 +34,9 @@ struct CatalogController {
 
     /// The whole category tree.
     func categories(_ request: Request, _ context: Context) throws -> Response {
-        try .json(ItemsResponse(items: try catalog.categoryTree().map(CategoryResponse.init)))
+        try answer(request, key: .categories, cacheControl: Self.categoryTreeLifetime,
+                   read: { try catalog.categoryTree(unlessAt: $0) },
+                   encode: { try .json(ItemsResponse(items: $0.map(CategoryResponse.init))) })
     }
 
     /// On-sale products filtered, searched, sorted and paged; the searcher is the user, else the client IP.
@@ -28,12 +48,21 @@ struct CatalogController {
                                  sort: try request.queryEnum("sort", ProductSort.self),
                                  page: try request.pageRequest(),
                                  searcher: Visitor(user: context.optionalUser, clientIP: request.clientAddress))
-        return try .json(PageResponse(try catalog.products(query), ProductSummaryResponse.init))
+        // Keyed without `q`: a search is never kept (`products(_:unlessAt:)` answers it unversioned).
+        let key = CatalogCacheKey.products(category: query.categoryID, minPrice: query.minPriceCents,
+                                           maxPrice: query.maxPriceCents, sort: query.sort,
+                                           page: query.page.page, perPage: query.page.perPage)
+        return try answer(request, key: key, cacheControl: Self.revalidate,
+                          read: { try catalog.products(query, unlessAt: $0) },
+                          encode: { try .json(PageResponse($0, ProductSummaryResponse.init)) })
     }
 
     /// One on-sale product with its SKUs and images.
     func product(_ request: Request, _ context: Context) throws -> Response {
-        try .json(ProductDetailResponse(try catalog.product(ProductID(try request.idParameter()))))
+        let id = ProductID(try request.idParameter())
+        return try answer(request, key: .product(id), cacheControl: Self.revalidate,
+                          read: { try catalog.product(id, unlessAt: $0) },
+                          encode: { try .json(ProductDetailResponse($0)) })
     }
 
     /// Terms for the search box.
@@ -45,4 +74,32 @@ struct CatalogController {
     func hot(_ request: Request, _ context: Context) throws -> Response {
         try .json(ItemsResponse(items: try catalog.hotKeywords().map { HotKeywordResponse(keyword: $0.keyword, count: $0.count) }))
     }
+
+    /// The body kept for `key` if `read`, given its version, finds nothing changed; else what
+    /// `read` answers, encoded and kept when versioned. Then 200 with ETag, or 304.
+    private func answer<Value>(_ request: Request, key: CatalogCacheKey, cacheControl: String,
+                               read: (Int64?) throws -> Versioned<Value>,
+                               encode: (Value) throws -> Response) throws -> Response {
+        let held = cache.entry(for: key)
+        let representation: Representation
+        switch try read(held?.version) {
+        case .unchanged:
+            guard let held else { preconditionFailure("a read is unchanged only against a version held") }
+            representation = held.representation
+        case .current(let value, let version):
+            representation = Representation(body: try encode(value).body)
+            if let version { cache.store(representation, for: key, at: version) }
+        }
+        var headers = Headers()
+        headers.set("Content-Type", "application/json; charset=utf-8")
+        headers.set("Cache-Control", cacheControl)
+        return .conditional(Response(headers: headers, body: representation.body), etag: representation.etag, for: request)
+    }
+}
+
+/// What a kept catalogue response answers: the route and every argument that shapes its body.
+enum CatalogCacheKey: Hashable, Sendable {
+    case categories
+    case product(ProductID)
+    case products(category: CategoryID?, minPrice: Int64?, maxPrice: Int64?, sort: ProductSort?, page: Int, perPage: Int)
 }

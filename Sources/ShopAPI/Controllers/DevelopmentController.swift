@@ -22,7 +22,7 @@ struct DevelopmentController {
         let order = OrderID(try request.idParameter())
         let status = request.body.isEmpty ? nil : try request.decode(SimulateRequest.self).status
         guard status == nil || status == "succeeded" || status == "failed" else {
-            throw HTTPError.validation("status must be succeeded or failed.", field: "status")
+            throw ValidationError.oneOf("status", ["succeeded", "failed"])
         }
         let result = try payments.simulateMockpay(order, succeeded: status != "failed", for: try context.user())
         return try .json(SimulateResponse(orderStatus: result))

@@ -15,7 +15,7 @@ struct DocsController {
     }
 
     func show(_ request: Request, _ context: Context) throws -> Response {
-        guard let document else { throw HTTPError.notFound("openapi.json is not deployed beside this server.") }
+        guard let document else { throw HTTPError(.documentNotDeployed) }
         var headers = Headers()
         headers.set("Content-Type", "application/json; charset=utf-8")
         return Response(status: .ok, headers: headers, body: document)

@@ -39,7 +39,7 @@ struct StorefrontController {
     }
 
     private func serve(_ name: String) throws -> Response {
-        guard let file = files[name] else { throw HTTPError.notFound("No such file.") }
+        guard let file = files[name] else { throw HTTPError(.fileNotFound) }
         var headers = Headers()
         headers.set("Content-Type", file.contentType)
         headers.set("Cache-Control", "no-cache")

@@ -49,6 +49,7 @@ struct ProductDetailFields: Encodable {
         let code: String
         let name: String
         let priceCents: Int64
+        let originalPriceCents: Int64
         let stock: Int64
     }
 
@@ -65,7 +66,7 @@ extension Flat where Shared == ProductSummaryResponse, Own == ProductDetailField
                   ProductDetailFields(description: d.description, images: d.images, categoryID: d.categoryID,
                                       attributes: d.attributes,
                                       skus: d.skus.map { .init(id: $0.id, code: $0.code, name: $0.name, priceCents: $0.priceCents,
-                                                               stock: $0.stock) }))
+                                                               originalPriceCents: $0.originalPriceCents, stock: $0.stock) }))
     }
 }
 

@@ -1,23 +1,20 @@
 import HTTP
+import Localization
 import ShopCore
 
 extension ErrorMapping {
-    /// The Floral client's own words for the cap: enterprise purchases go through customer service.
-    static let cartLimitMessage = "亲, 企业采购请联系我们客服"
-
     /// Cart: the cap, stock, unknown SKUs and lines.
     @Sendable static func cart(_ error: any Error) -> HTTPError? {
         guard let error = error as? CartError else { return nil }
         switch error {
         case .limitExceeded:
-            return HTTPError(.unprocessableEntity, code: "cart_limit_exceeded", message: cartLimitMessage, field: "quantity")
-        case .outOfStock(let sku, let available):
-            return HTTPError(.conflict, code: "out_of_stock",
-                             message: "SKU \(sku.rawValue) has only \(available) in stock.", field: "quantity")
+            return HTTPError(.cartLimitExceeded, field: "quantity")
+        case .outOfStock(_, let sku, let available):
+            return outOfStock(sku, available: available, field: "quantity")
         case .skuNotFound:
-            return .notFound("No such SKU on sale.")
+            return HTTPError(.skuNotFound)
         case .lineNotFound:
-            return .notFound("No such cart line.")
+            return HTTPError(.cartLineNotFound)
         }
     }
 
@@ -26,10 +23,15 @@ extension ErrorMapping {
         guard let error = error as? AddressError else { return nil }
         switch error {
         case .notFound:
-            return .notFound("No such address.")
+            return HTTPError(.addressNotFound)
         case .limitExceeded(let max):
-            return HTTPError(.unprocessableEntity, code: "address_limit_exceeded",
-                             message: "An address book holds at most \(max) addresses.")
+            return HTTPError(.addressLimitExceeded, ["max": .verbatim(String(max))])
         }
+    }
+
+    /// Not enough of a SKU, named as the shopper sees it: `红玫瑰花束·热恋 19枝 只剩 86 件`.
+    static func outOfStock(_ sku: SKULabel, available: Int64, field: String) -> HTTPError {
+        if available <= 0 { return HTTPError(.soldOut, ["sku": .verbatim(sku.text)], field: field) }
+        return HTTPError(.outOfStock, ["sku": .verbatim(sku.text), "available": .verbatim(String(available))], field: field)
     }
 }

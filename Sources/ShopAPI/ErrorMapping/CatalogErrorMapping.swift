@@ -6,8 +6,8 @@ extension ErrorMapping {
     @Sendable static func catalog(_ error: any Error) -> HTTPError? {
         guard let error = error as? CatalogError else { return nil }
         switch error {
-        case .productNotFound: return .notFound("No such product on sale.")
-        case .categoryNotFound: return .notFound("No such category.")
+        case .productNotFound: return HTTPError(.productNotFound)
+        case .categoryNotFound: return HTTPError(.categoryNotFound)
         }
     }
 }

@@ -3,7 +3,7 @@ import SQL
 
 extension ErrorMapping {
     /// The `code` of a request that could not reach the database.
-    static let databaseUnavailable = "database_unavailable"
+    static let databaseUnavailable = APIMessage.databaseUnreachable.code
 
     /// The database cannot be reached (PostgreSQL down or restarting, the connection refused or
     /// cut) or every pooled connection stayed busy past the pool's wait: 503 with `Retry-After`,
@@ -12,12 +12,9 @@ extension ErrorMapping {
         guard let error = error as? any SQLError else { return nil }
         switch error.kind {
         case .connectionLost:
-            return HTTPError(.serviceUnavailable, code: databaseUnavailable,
-                             message: "The database cannot be reached right now. Try again shortly.", retryAfter: 1)
+            return HTTPError(.databaseUnreachable, retryAfter: 1)
         case .poolExhausted:
-            return HTTPError(.serviceUnavailable, code: databaseUnavailable,
-                             message: "The shop is too busy to reach its database right now. Try again shortly.",
-                             retryAfter: 1)
+            return HTTPError(.databaseBusy, retryAfter: 1)
         default:
             return nil
         }

@@ -1,4 +1,5 @@
 import HTTP
+import Localization
 import ShopCore
 
 extension ErrorMapping {
@@ -7,28 +8,44 @@ extension ErrorMapping {
         guard let error = error as? OrderError else { return nil }
         switch error {
         case .idempotencyKeyRequired:
-            return HTTPError(.badRequest, code: "idempotency_key_required",
-                             message: "Send an Idempotency-Key header of 1 to \(IdempotencyKey.maxLength) characters.", field: "Idempotency-Key")
+            return HTTPError(.idempotencyKeyRequired, ["max": .verbatim(String(IdempotencyKey.maxLength))], field: "Idempotency-Key")
         case .idempotencyKeyReused:
-            return HTTPError(.conflict, code: "idempotency_key_reused",
-                             message: "This Idempotency-Key was already used for a different order.")
+            return HTTPError(.idempotencyKeyReused)
         case .notFound:
-            return .notFound("No such order.")
+            return HTTPError(.orderNotFound)
         case .nothingToOrder:
-            return HTTPError(.unprocessableEntity, code: "cart_empty", message: "Select at least one cart line to check out.")
-        case .skuNotFound(let sku):
-            return HTTPError(.notFound, code: "not_found", message: "SKU \(sku.rawValue) is not on sale.", field: "sku_id")
-        case .outOfStock(let sku):
-            return HTTPError(.conflict, code: "out_of_stock", message: "SKU \(sku.rawValue) does not have enough stock.",
-                             field: "sku_id")
+            return HTTPError(.cartEmpty)
+        case .skuNotFound:
+            return HTTPError(.skuNotFound, field: "sku_id")
+        case .outOfStock(_, let sku, let available):
+            return outOfStock(sku, available: available, field: "sku_id")
         case .itemLimitExceeded:
-            return HTTPError(.unprocessableEntity, code: "cart_limit_exceeded", message: cartLimitMessage, field: "quantity")
+            return HTTPError(.cartLimitExceeded, field: "quantity")
         case .tooManyUnpaidOrders(let max):
-            return HTTPError(.unprocessableEntity, code: "too_many_unpaid_orders",
-                             message: "You already have \(max) unpaid orders: pay or cancel one before placing another.")
+            return HTTPError(.tooManyUnpaidOrders, ["max": .verbatim(String(max))])
         case .stateConflict(let current, let action):
-            return HTTPError(.conflict, code: "order_state_conflict",
-                             message: "Cannot \(action) an order that is \(current.rawValue).")
+            return HTTPError(.orderStateConflict, ["status": name(of: current), "action": name(of: action)])
         }
+    }
+
+    /// An order status as the storefront shows it (`待付款`); its wire value in English.
+    static func name(of status: OrderStatus) -> LocalizedText {
+        let zh = switch status {
+        case .pendingPayment: "待付款"
+        case .paid: "已付款"
+        case .shipped: "已发货"
+        case .completed: "已完成"
+        case .cancelled: "已取消"
+        }
+        return LocalizedText(zh: zh, en: status.rawValue)
+    }
+
+    static func name(of action: OrderAction) -> LocalizedText {
+        let zh = switch action {
+        case .cancel: "取消"
+        case .confirmReceipt: "确认收货"
+        case .ship: "发货"
+        }
+        return LocalizedText(zh: zh, en: action.rawValue)
     }
 }

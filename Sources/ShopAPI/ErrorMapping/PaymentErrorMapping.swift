@@ -1,4 +1,5 @@
 import HTTP
+import Localization
 import ShopCore
 
 extension ErrorMapping {
@@ -7,20 +8,29 @@ extension ErrorMapping {
         guard let error = error as? PaymentError else { return nil }
         switch error {
         case .unknownProvider:
-            return .notFound("No such payment provider.")
+            return HTTPError(.unknownProvider)
         case .providerNotConfigured(let provider):
-            return HTTPError(.unprocessableEntity, code: "provider_unavailable",
-                             message: "\(provider.rawValue) is not configured on this shop.", field: "provider")
+            return HTTPError(.providerUnavailable, ["provider": name(of: provider)], field: "provider")
         case .invalidSignature(let reason):
-            return HTTPError(.badRequest, code: "invalid_signature", message: "The notification is not validly signed: \(reason).")
+            return HTTPError(.invalidSignature, ["reason": reason])
         case .malformed(let reason):
-            return .badRequest("The notification could not be read: \(reason).")
+            return HTTPError(.malformedNotification, ["reason": reason])
         case .amountMismatch:
-            return HTTPError(.badRequest, code: "amount_mismatch", message: "Amount or currency differ from the order's.")
+            return HTTPError(.amountMismatch)
         case .unknownOrder:
-            return HTTPError(.badRequest, code: "unknown_order", message: "No order has that number.")
+            return HTTPError(.unknownOrder)
         case .orderNotPayable(let status):
-            return HTTPError(.conflict, code: "order_state_conflict", message: "An order that is \(status.rawValue) cannot be paid.")
+            return HTTPError(.orderNotPayable, ["status": name(of: status)])
         }
+    }
+
+    /// A provider as a Chinese shopper knows it (`支付宝`); its wire value in English.
+    static func name(of provider: PaymentProvider) -> LocalizedText {
+        let zh = switch provider {
+        case .alipay: "支付宝"
+        case .wechatpay: "微信支付"
+        case .mockpay: "模拟支付"
+        }
+        return LocalizedText(zh: zh, en: provider.rawValue)
     }
 }

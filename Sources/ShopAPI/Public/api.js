@@ -1,5 +1,5 @@
 // The shop's public HTTP API (/api/v1). The page holds no secret: only the user's own bearer token.
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 
 const BASE = '/api/v1';
 const TOKEN_KEY = 'floral.token';
@@ -51,7 +51,8 @@ export async function api(method, path, { query, body, headers = {}, auth = true
     if (text) url += '?' + text;
   }
   const token = auth ? getToken() : null;
-  const init = { method, headers: { Accept: 'application/json', ...headers } };
+  // The server words its error messages in the page's language.
+  const init = { method, headers: { Accept: 'application/json', 'Accept-Language': lang, ...headers } };
   if (token) init.headers.Authorization = 'Bearer ' + token;
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json; charset=utf-8';

@@ -50,9 +50,11 @@ function articleItem(a, rank) {
     h('div', { class: 'article-info' },
       h('h3', { class: 'article-title' }, a.title),
       h('p', { class: 'article-summary muted small' }, a.summary),
+      // Each figure stays on one line with its sign or word ("♥ 3", "2 评论"); only the dots may wrap.
       h('p', { class: 'article-meta small' },
         h('span', { class: 'article-author' }, a.author ? a.author.nickname : ''),
-        h('span', { class: 'muted' }, ` · ${dateOnly(a.published_at)} · ♥ ${a.likes_count} · ${t('comments_n', { n: a.comments_count })}`))));
+        [dateOnly(a.published_at), `♥ ${a.likes_count}`, t('comments_n', { n: a.comments_count })].map((text) => [
+          h('span', { class: 'muted' }, ' · '), h('span', { class: 'muted stat' }, text)]))));
 }
 
 function authorCard(a) {
@@ -159,11 +161,14 @@ function showArticles(body) {
 
 // ---- author page ----
 
+function backButton() {
+  return h('button', { class: 'back', type: 'button', id: 'back', onClick: () => (history.length > 1 ? history.back() : navigate('/column')) }, t('back'));
+}
+
 export function renderAuthor(page, [id]) {
   const head = h('div', { id: 'author-head' }, loadingBlock());
   const articles = h('div', { id: 'author-articles' });
-  page.append(h('button', { class: 'back', type: 'button', onClick: () => (history.length > 1 ? history.back() : navigate('/column')) }, t('back')), head,
-    h('h2', { class: 'section-title' }, t('column_articles')), articles);
+  page.append(backButton(), head, h('h2', { class: 'section-title' }, t('column_articles')), articles);
   get(`/users/${id}`).then((a) => {
     const counts = h('p', { class: 'muted small', id: 'author-counts' });
     const paint = () => { counts.textContent = `${t('followers', { n: a.followers_count })} · ${t('following_n', { n: a.following_count })} · ${t('articles_n', { n: a.articles_count })}`; };
@@ -176,7 +181,10 @@ export function renderAuthor(page, [id]) {
         a.signature ? h('p', { class: 'author-signature' }, a.signature) : null,
         counts),
       a.is_author ? followButton(a, paint) : null));
-  }, (error) => replace(head, errorBlock(error, () => navigate(`/author/${id}`))));
+  }, (error) => {
+    if (error.status === 404) replace(page, backButton(), emptyBlock(t('author_missing')));
+    else replace(head, errorBlock(error, () => navigate(`/author/${id}`)));
+  });
   pagedList(articles, (p) => get(`/authors/${id}/articles`, { page: p, per_page: 10 }), (a) => articleItem(a), t('no_articles'));
 }
 
@@ -185,7 +193,8 @@ export function renderAuthor(page, [id]) {
 export function renderArticle(page, [id]) {
   page.append(loadingBlock());
   get(`/articles/${id}`).then((a) => showArticle(page, a), (error) => {
-    replace(page, errorBlock(error, () => navigate(`/article/${id}`)));
+    // Like a missing product: say it is gone; a retry would only fail again.
+    replace(page, backButton(), error.status === 404 ? emptyBlock(t('article_missing')) : errorBlock(error, () => navigate(`/article/${id}`)));
   });
 }
 
@@ -212,7 +221,7 @@ function showArticle(page, a) {
   const commentsBox = h('div', { id: 'comments' });
   const commentsTitle = h('h2', { class: 'section-title' }, `${t('comments')} (${a.comments_count})`);
   replace(page,
-    h('button', { class: 'back', type: 'button', onClick: () => (history.length > 1 ? history.back() : navigate('/column')) }, t('back')),
+    backButton(),
     h('article', { class: 'card article', id: 'article', dataset: { articleId: a.id } },
       picture(a.cover_url, { seed: a.id, cls: 'pic article-cover', label: a.title }),
       h('h1', { class: 'article-heading' }, a.title),
@@ -232,6 +241,9 @@ function showArticle(page, a) {
 function showComments(box, article, setCount) {
   let count = article.comments_count;
   let replyTo = null;
+  // Writers of the comments shown so far, by comment id: a reply names whom it answers. Comments
+  // come oldest first, so the one replied to is always known before its reply.
+  const writers = new Map();
   const list = h('div', { class: 'comment-list', id: 'comment-list' });
   const more = h('button', { class: 'btn ghost wide', type: 'button', hidden: true }, t('load_more'));
   const replyChip = h('button', { class: 'chip reply-chip', type: 'button', hidden: true, onClick: () => { replyTo = null; replyChip.hidden = true; } });
@@ -241,6 +253,8 @@ function showComments(box, article, setCount) {
   box.append(list, more, form);
 
   function comment(c) {
+    writers.set(c.id, c.user.nickname);
+    const repliedTo = c.reply_to ? writers.get(c.reply_to) : null;
     const actions = [];
     if (isSignedIn()) {
       actions.push(h('button', { class: 'link small', type: 'button', onClick: () => {
@@ -264,7 +278,8 @@ function showComments(box, article, setCount) {
       picture(c.user.avatar_url, { seed: c.user.id, cls: 'pic avatar small', initial: initial(c.user.nickname) }),
       h('div', { class: 'grow' },
         h('p', { class: 'comment-head small' }, h('strong', null, c.user.nickname), h('span', { class: 'muted' }, ' · ' + dateTime(c.created_at))),
-        h('p', { class: 'comment-text' }, c.content),
+        h('p', { class: 'comment-text' },
+          repliedTo ? h('span', { class: 'reply-target' }, t('reply_to', { name: repliedTo })) : null, c.content),
         actions.length ? h('div', { class: 'comment-actions' }, actions) : null));
     return node;
   }

@@ -42,9 +42,12 @@ export function replace(el, ...children) {
 
 const images = new Map();
 
-/** Loads an image once; resolves true when it loaded, false when it failed or is not a web URL. */
+/**
+ * Loads an image once; resolves true when it loaded, false when it failed or is neither a web URL
+ * nor one of the shop's own files (`/media/…`, `/assets/…`).
+ */
 function loadImage(url) {
-  if (typeof url !== 'string' || !/^(https?:\/\/|\/assets\/)/i.test(url)) return Promise.resolve(false);
+  if (typeof url !== 'string' || !/^(https?:\/\/|\/assets\/|\/media\/)/i.test(url)) return Promise.resolve(false);
   if (!images.has(url)) {
     images.set(url, new Promise((resolve) => {
       const img = new Image();
@@ -85,7 +88,7 @@ export function picture(url, { seed, cls = 'pic', label = '', initial } = {}) {
 
 let toastTimer = null;
 
-/** A short message at the bottom of the screen; `kind` is 'ok' or 'error'. */
+/** A short message low on the screen, clear of headings and bars; `kind` is 'ok' or 'error'. */
 export function toast(message, kind = 'ok') {
   const box = document.getElementById('toast');
   if (!box) return;

@@ -58,12 +58,14 @@ export function renderShop(page) {
   const sortSelect = h('select', { id: 'sort', class: 'select', 'aria-label': t('sort') });
   const minInput = h('input', { id: 'price-min', class: 'input', inputmode: 'decimal', placeholder: t('price_min'), value: s.min, 'aria-label': t('price_min') });
   const maxInput = h('input', { id: 'price-max', class: 'input', inputmode: 'decimal', placeholder: t('price_max'), value: s.max, 'aria-label': t('price_max') });
-  const pricePanel = h('form', { id: 'price-panel', class: 'price-panel', hidden: !(s.min || s.max) },
+  const priceError = h('p', { id: 'price-error', class: 'form-error', role: 'alert', hidden: true });
+  const pricePanel = h('form', { id: 'price-panel', class: 'price-panel', hidden: !(s.min || s.max), novalidate: true },
     minInput, h('span', { class: 'dash' }, '–'), maxInput,
     h('button', { class: 'btn primary small', type: 'submit', id: 'price-apply' }, t('apply')),
     h('button', { class: 'btn ghost small', type: 'button', id: 'price-clear', onClick: () => {
-      minInput.value = ''; maxInput.value = ''; s.min = ''; s.max = ''; reload();
-    } }, t('clear')));
+      minInput.value = ''; maxInput.value = ''; s.min = ''; s.max = ''; showPriceError(null); reload();
+    } }, t('clear')),
+    priceError);
   const priceToggle = h('button', { class: 'btn ghost small filter-toggle', type: 'button', id: 'price-toggle',
     'aria-expanded': String(!pricePanel.hidden), onClick: () => {
       pricePanel.hidden = !pricePanel.hidden;
@@ -89,11 +91,24 @@ export function renderShop(page) {
   sortSelect.addEventListener('change', () => { s.sort = sortSelect.value; reload(); });
 
   // ---- price filter ----
+  /** Says what is wrong with the range beside the inputs (null clears it); the list is left alone. */
+  function showPriceError(message, input) {
+    for (const el of [minInput, maxInput]) el.removeAttribute('aria-invalid');
+    priceError.textContent = message || '';
+    priceError.hidden = !message;
+    if (!message) return;
+    pricePanel.hidden = false;
+    priceToggle.setAttribute('aria-expanded', 'true');
+    if (input) input.setAttribute('aria-invalid', 'true');
+  }
   pricePanel.addEventListener('submit', (event) => {
     event.preventDefault();
     const min = minInput.value.trim();
     const max = maxInput.value.trim();
-    if ((min && yuanToCents(min) === null) || (max && yuanToCents(max) === null)) { toast(t('price_invalid'), 'error'); return; }
+    if (min && yuanToCents(min) === null) { showPriceError(t('price_invalid'), minInput); return; }
+    if (max && yuanToCents(max) === null) { showPriceError(t('price_invalid'), maxInput); return; }
+    if (min && max && yuanToCents(min) > yuanToCents(max)) { showPriceError(t('price_range_invalid'), minInput); return; }
+    showPriceError(null);
     s.min = min; s.max = max;
     reload();
   });
@@ -183,10 +198,17 @@ export function renderShop(page) {
       if (reset) replace(grid);
       grid.append(...result.items.map(productCard));
       summary.textContent = s.q ? t('results_for', { q: s.q, n: result.total }) : t('results_count', { n: result.total });
-      if (result.total === 0) replace(grid, emptyBlock(t('no_products')));
+      if (result.total === 0) replace(grid, emptyBlock(s.q ? t('no_products') : t('no_products_filtered')));
       more.hidden = pageNo * PER_PAGE >= result.total;
     } catch (error) {
       if (seq !== listSeq) return;
+      // The server refused the price range (400 on min/max_price_cents): say so at the inputs.
+      if (error.status === 400 && /^(min|max)_price_cents$/.test(error.field || '')) {
+        summary.textContent = '';
+        replace(grid);
+        showPriceError(t('price_range_invalid'), error.field === 'max_price_cents' ? maxInput : minInput);
+        return;
+      }
       if (reset) replace(grid, errorBlock(error, () => load(true))); else showError(error);
     }
   }
@@ -228,19 +250,22 @@ function showProduct(page, p) {
   let chosen = skus.find((sku) => sku.stock > 0) || null;
   let quantity = 1;
   const price = h('span', { class: 'price big', id: 'product-price' });
-  const original = h('del', { class: 'original-price' });
+  const original = h('del', { class: 'original-price', id: 'product-original-price' });
   const stock = h('span', { class: 'muted small', id: 'sku-stock' });
   const qtyInput = h('input', { id: 'product-qty', class: 'qty-input', type: 'number', min: 1, max: 99, value: '1', inputmode: 'numeric', 'aria-label': t('quantity') });
   const notice = h('p', { id: 'product-notice', class: 'notice', role: 'alert', hidden: true });
   const skuButtons = skus.map((sku) => h('button', {
     class: 'sku', type: 'button', disabled: sku.stock <= 0, dataset: { skuId: sku.id },
     onClick: () => { chosen = sku; update(); },
-  }, h('span', { class: 'sku-name' }, sku.name), h('span', { class: 'sku-price' }, money(sku.price_cents))));
+  }, h('span', { class: 'sku-name' }, sku.name),
+  h('span', { class: 'sku-price' }, money(sku.price_cents), ' ',
+    sku.original_price_cents > sku.price_cents ? h('del', { class: 'original-price' }, money(sku.original_price_cents)) : null)));
 
   function update() {
     const cents = chosen ? chosen.price_cents : p.price_cents;
+    const list = chosen ? chosen.original_price_cents : p.original_price_cents;
     price.textContent = money(cents) + (chosen ? '' : ' ' + t('from_price'));
-    original.textContent = p.original_price_cents > cents ? money(p.original_price_cents) : '';
+    original.textContent = list > cents ? money(list) : '';
     stock.textContent = chosen ? t('stock_left', { n: chosen.stock }) : '';
     for (const button of skuButtons) {
       const on = chosen && Number(button.dataset.skuId) === chosen.id;
@@ -261,12 +286,11 @@ function showProduct(page, p) {
       const cart = await post('/cart/items', { sku_id: chosen.id, quantity });
       setCartCount(cart.total_quantity);
       toast(t('added_to_cart'));
-    }, (error) => { notice.textContent = error.message; notice.hidden = false; showError(error); });
+    }, (error) => { notice.textContent = error.message; notice.hidden = false; });
   });
 
   const attributes = Object.entries(p.attributes || {});
-  replace(page,
-    h('div', { class: 'gallery-wrap' }, gallery, counter, h('div', { class: 'floating-back' }, backLink())),
+  const details = [
     h('article', { class: 'card product-detail', id: 'product-detail', dataset: { productId: p.id } },
       h('div', { class: 'price-row' }, price, original, h('span', { class: 'muted small push' }, t('sold', { n: p.sales }))),
       h('h1', { class: 'product-name', id: 'product-title' }, p.title),
@@ -281,14 +305,19 @@ function showProduct(page, p) {
           qtyInput,
           h('button', { class: 'step', type: 'button', 'aria-label': '+', onClick: () => setQuantity(quantity + 1) }, '+')),
         stock)) : null,
-    notice,
     attributes.length ? h('section', { class: 'card' },
       h('h2', { class: 'section-title' }, t('attributes')),
       h('dl', { class: 'attributes' }, attributes.map(([key, value]) => [h('dt', null, key),
         h('dd', null, typeof value === 'string' ? value : JSON.stringify(value))]))) : null,
     p.description ? h('section', { class: 'card' }, h('h2', { class: 'section-title' }, t('details')), h('p', { class: 'description' }, p.description)) : null,
-    h('div', { class: 'action-bar' },
+    h('div', { class: 'action-bar', id: 'action-bar' },
+      notice,
       h('a', { class: 'btn ghost', href: '#/cart', id: 'go-to-cart' }, t('go_to_cart')),
-      addButton));
+      addButton),
+  ];
+  // A phone shows one column; a desktop the gallery beside the details (see .product-layout).
+  replace(page, h('div', { class: 'product-layout' },
+    h('div', { class: 'gallery-wrap' }, gallery, counter, h('div', { class: 'floating-back' }, backLink())),
+    h('div', { class: 'product-info' }, details)));
   update();
 }

@@ -5,7 +5,7 @@ extension Request {
     /// An optional whole-number query parameter; anything else is a 400 naming it.
     func queryInt(_ name: String) throws -> Int64? {
         guard let text = query[name], !text.isEmpty else { return nil }
-        guard let value = Int64(text) else { throw ValidationError(name, "\(name) must be a whole number.") }
+        guard let value = Int64(text) else { throw ValidationError(name, .wholeNumber) }
         return value
     }
 
@@ -13,7 +13,7 @@ extension Request {
     func queryEnum<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type) throws -> T? where T.RawValue == String {
         guard let text = query[name], !text.isEmpty else { return nil }
         guard let value = T(rawValue: text) else {
-            throw ValidationError(name, "\(name) must be one of: \(T.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw ValidationError.oneOf(name, T.allCases.map(\.rawValue))
         }
         return value
     }

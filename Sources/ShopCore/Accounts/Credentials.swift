@@ -9,18 +9,18 @@ public struct Credential: Sendable {
         switch (passwordMD5, password) {
         case (let md5?, nil):
             guard md5.utf8.count == 32, Hex.decode(md5) != nil else {
-                throw ValidationError("password_md5", "password_md5 must be 32 hex characters (the MD5 of the password).")
+                throw ValidationError("password_md5", .passwordMD5)
             }
             md5Hex = md5.lowercased()
         case (nil, let plain?):
             guard (8...64).contains(plain.unicodeScalars.count) else {
-                throw ValidationError("password", "password must be 8 to 64 characters.")
+                throw ValidationError("password", .length, .range(8...64))
             }
             md5Hex = Digest.md5Hex(plain)
         case (.some, .some):
-            throw ValidationError("password", "Send either password_md5 or password, not both.")
+            throw ValidationError("password", .passwordTwice)
         case (nil, nil):
-            throw ValidationError("password_md5", "password_md5 (or password) is required.")
+            throw ValidationError("password_md5", .passwordMissing)
         }
     }
 }

@@ -8,7 +8,7 @@ public enum PhoneNumber {
         let prefix = "+86".utf8
         let phone = raw.utf8.starts(with: prefix) ? String(decoding: raw.utf8.dropFirst(prefix.count), as: UTF8.self) : raw
         guard phone.utf8.count == 11, phone.utf8.first == UInt8(ascii: "1"), phone.isASCIIDigits else {
-            throw ValidationError(field, "\(field) must be a mainland mobile number (11 digits starting with 1).")
+            throw ValidationError(field, .mobilePhone)
         }
         return phone
     }

@@ -106,7 +106,7 @@ public struct VerificationService: Sendable {
     /// Whether `code` is shaped like one of ours (6 digits).
     static func validateFormat(_ code: String) throws {
         guard code.utf8.count == 6, code.isASCIIDigits else {
-            throw ValidationError("code", "code must be the 6 digits from the message.")
+            throw ValidationError("code", .verificationCode)
         }
     }
 

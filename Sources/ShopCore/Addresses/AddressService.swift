@@ -82,7 +82,7 @@ public struct AddressService: Sendable {
     static func validated(_ fields: AddressFields, over current: Address?) throws -> Address {
         func value(_ new: String?, _ old: String?, _ field: String, _ range: ClosedRange<Int>) throws -> String {
             guard let text = (new ?? old)?.trimmedInput else {
-                throw ValidationError(field, "\(field) is required.")
+                throw ValidationError(field, .required)
             }
             try Validate.length(text, range, field: field)
             try Validate.printable(text, field: field)
@@ -92,7 +92,7 @@ public struct AddressService: Sendable {
         var postalCode = fields.postalCode ?? current?.postalCode
         if let code = postalCode?.trimmingCharacters(in: .whitespaces) {
             guard code.isEmpty || (code.utf8.count == 6 && code.isASCIIDigits) else {
-                throw ValidationError("postal_code", "postal_code must be 6 digits.")
+                throw ValidationError("postal_code", .postalCode)
             }
             postalCode = code.isEmpty ? nil : code
         }

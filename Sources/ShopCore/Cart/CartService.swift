@@ -32,7 +32,9 @@ public struct CartService: Sendable {
             let existing = try store.line(sku: sku, of: user, db)
             let lineQuantity = (existing?.quantity ?? 0) + quantity
             try checkCap(adding: quantity, for: user, db)
-            guard Int64(lineQuantity) <= item.stock else { throw CartError.outOfStock(skuID: sku, available: item.stock) }
+            guard Int64(lineQuantity) <= item.stock else {
+                throw CartError.outOfStock(skuID: sku, sku: item.label, available: item.stock)
+            }
             if let existing {
                 try store.setQuantity(existing.id, of: user, lineQuantity, at: now, db)
             } else {
@@ -54,7 +56,7 @@ public struct CartService: Sendable {
                     try checkCap(adding: quantity - current.quantity, for: user, db)
                     guard let item = try store.purchasable(current.skuID, db), item.onSale else { throw CartError.skuNotFound }
                     guard Int64(quantity) <= item.stock else {
-                        throw CartError.outOfStock(skuID: current.skuID, available: item.stock)
+                        throw CartError.outOfStock(skuID: current.skuID, sku: item.label, available: item.stock)
                     }
                 }
                 try store.setQuantity(line, of: user, quantity, at: now, db)
@@ -89,7 +91,7 @@ public struct CartService: Sendable {
     static func validate(_ quantity: Int, maxItems: Int) throws {
         let range = lineQuantityRange(maxItems: maxItems)
         guard range.contains(quantity) else {
-            throw ValidationError("quantity", "quantity must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+            throw ValidationError("quantity", .wholeNumberInRange, .range(range))
         }
     }
 }

@@ -11,6 +11,7 @@ struct CartStore {
     struct Purchasable {
         let onSale: Bool
         let stock: Int64
+        let label: SKULabel
     }
 
     static func line(_ row: Row) throws -> Line {
@@ -48,8 +49,11 @@ struct CartStore {
     }
 
     func purchasable(_ sku: SKUID, _ db: any SQLConnection) throws -> Purchasable? {
-        try db.queryOne("SELECT p.status, s.stock FROM skus s JOIN products p ON p.id = s.product_id WHERE s.id = \(sku)")
-            .map { Purchasable(onSale: try $0.decode("status", as: ProductStatus.self) == .onSale, stock: try $0.decode("stock")) }
+        try db.queryOne("SELECT p.status, s.stock, p.title, s.name FROM skus s JOIN products p ON p.id = s.product_id WHERE s.id = \(sku)")
+            .map { row in
+                Purchasable(onSale: try row.decode("status", as: ProductStatus.self) == .onSale, stock: try row.decode("stock"),
+                            label: SKULabel(title: try row.decode("title"), name: try row.decode("name")))
+            }
     }
 
     func insert(user: UserID, sku: SKUID, quantity: Int, at now: Int64, _ db: any SQLConnection) throws {

@@ -32,6 +32,8 @@ public struct SKU: Sendable, Equatable {
     public let code: String
     public let name: String
     public let priceCents: Int64
+    /// The list price before discount; equal to `priceCents` when the SKU is not discounted.
+    public let originalPriceCents: Int64
     public let stock: Int64
 }
 

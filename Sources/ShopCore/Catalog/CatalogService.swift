@@ -9,6 +9,7 @@ public struct CatalogService: Sendable {
     let settings: Config.Search
     private let store = CatalogStore()
     private let search = SearchStore()
+    private let changes = CatalogChanges()
     private let recorder: SearchRecorder
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
@@ -30,11 +31,19 @@ public struct CatalogService: Sendable {
         try pool.read { db in try store.categoryTree(db) }
     }
 
+    /// The category tree, unless nothing in the catalogue changed since version `known`.
+    public func categoryTree(unlessAt known: Int64?) throws -> Versioned<[CategoryNode]> {
+        try pool.read { db in
+            let version = try changes.version(db)
+            if version == known { return .unchanged }
+            return .current(try store.categoryTree(db), version: version)
+        }
+    }
+
     /// On-sale products matching the query; a search is logged for the hot keywords with who searched
     /// and whether it found anything (a keyword that could never be hot is not logged).
     public func products(_ query: ProductQuery) throws -> Page<ProductSummary> {
-        if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", "min_price_cents must be 0 or more.") }
-        if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", "max_price_cents must be 0 or more.") }
+        try Self.validatePrices(query)
         var query = query
         query.text = try SearchText.normalize(query.text)
         let page = try pool.read { db in
@@ -47,6 +56,41 @@ public struct CatalogService: Sendable {
         return page
     }
 
+    /// A page of on-sale products, unless nothing in the catalogue changed since version `known`.
+    /// A search is always read (and recorded, as `products(_:)` does) and never versioned.
+    public func products(_ query: ProductQuery, unlessAt known: Int64?) throws -> Versioned<Page<ProductSummary>> {
+        guard try SearchText.normalize(query.text) == nil else { return .current(try products(query), version: nil) }
+        try Self.validatePrices(query)
+        var listing = query
+        listing.text = nil
+        return try pool.read { db in
+            let version = try changes.version(db)
+            if version == known { return .unchanged }
+            if let category = listing.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
+            return .current(try store.products(listing, db), version: version)
+        }
+    }
+
+    /// A product page, unless nothing it shows changed since version `known` (a version of this
+    /// product's counter: compare it only with what this method answered for the same id).
+    public func product(_ id: ProductID, unlessAt known: Int64?) throws -> Versioned<ProductDetail> {
+        try pool.read { db in
+            let version = try changes.version(of: id, db)
+            if version == known { return .unchanged }
+            guard let detail = try store.product(id, db) else { throw CatalogError.productNotFound }
+            return .current(detail, version: version)
+        }
+    }
+
+    private static func validatePrices(_ query: ProductQuery) throws {
+        if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", .notNegative) }
+        if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", .notNegative) }
+        // A range that holds nothing is a mistake to point out, not an empty page to show.
+        if let min = query.minPriceCents, let max = query.maxPriceCents, min > max {
+            throw ValidationError.notAbove("min_price_cents", "max_price_cents")
+        }
+    }
+
     /// A product page; unknown and off-sale products are `productNotFound`.
     public func product(_ id: ProductID) throws -> ProductDetail {
         guard let detail = try pool.read({ db in try store.product(id, db) }) else { throw CatalogError.productNotFound }
@@ -56,7 +100,7 @@ public struct CatalogService: Sendable {
     /// Up to 10 terms for the search box, those starting with the text first.
     public func suggestions(_ raw: String?) throws -> [String] {
         guard let text = try SearchText.normalize(raw) else { return [] }
-        return try pool.read { db in try search.suggestions(text, limit: 10, db) }
+        return try pool.read { db in try search.suggestions(text, limit: 10, titles: store.search, db) }
     }
 
     /// Up to 10 keywords of the last 7 days, by the number of different people who searched them and

@@ -130,7 +130,7 @@ public struct ArticleImporter: Sendable {
         func check(_ column: String, _ body: () throws -> Void) {
             do { try body() } catch let error as ValidationError {
                 // under the key the rule names (the draft's check covers title, content, summary, cover_url)
-                issues.append(ImportIssue(line: line, column: error.field, reason: error.message))
+                issues.append(ImportIssue(line: line, column: error.field, reason: error.message.en))
             } catch {
                 issues.append(ImportIssue(line: line, column: column, reason: "is invalid"))
             }

@@ -31,7 +31,7 @@ public struct CatalogImporter: Sendable {
     let clock: Clock
     let maxBytes: Int
     private let store = CatalogWriteStore()
-    private let search = SearchStore()
+    private let searchIndex = SearchIndex()
 
     public init(pool: any Database, clock: Clock, maxBytes: Int) {
         self.pool = pool
@@ -96,10 +96,11 @@ public struct CatalogImporter: Sendable {
             return try pool.write { db in
                 var summary = ImportSummary()
                 var done = 0
+                var searchable: [ProductID] = []
                 for code in order {
                     guard let productRows = groups[code], let first = productRows.first else { continue }
                     let productID = try upsertProduct(code: code, first, keepExisting: options.keepExisting, at: now,
-                                                      summary: &summary, db)
+                                                      summary: &summary, searchable: &searchable, db)
                     for row in productRows {
                         try upsertSKU(row, productID: productID, keepExisting: options.keepExisting, at: now, summary: &summary, db)
                         done += 1
@@ -108,9 +109,11 @@ public struct CatalogImporter: Sendable {
                 }
                 progress?(rows.count, rows.count)
                 if options.dryRun { throw DryRun(summary: summary) }
+                // The search index, once for every product whose text or sale status changed.
+                try searchIndex.reindex(searchable, db)
                 // A bulk change leaves PostgreSQL's planner with stale statistics (it would scan
                 // every product for a search); refresh them with the import (SQLite plans without).
-                if db.dialect == .postgresql { try db.execute(script: "ANALYZE products; ANALYZE skus; ANALYZE product_grams") }
+                if db.dialect == .postgresql { try db.execute(script: "ANALYZE products; ANALYZE skus; ANALYZE search_grams; ANALYZE search_texts") }
                 return summary
             }
         } catch let dryRun as DryRun {
@@ -118,8 +121,9 @@ public struct CatalogImporter: Sendable {
         }
     }
 
+    /// `searchable` collects the products whose search text or status changed.
     private func upsertProduct(code: String, _ row: CatalogRow, keepExisting: Bool, at now: Int64, summary: inout ImportSummary,
-                               _ db: any SQLConnection) throws -> ProductID {
+                               searchable: inout [ProductID], _ db: any SQLConnection) throws -> ProductID {
         let existing = try store.product(code: code, db)
         if keepExisting, let existing {
             summary.products.unchanged += 1
@@ -131,7 +135,7 @@ public struct CatalogImporter: Sendable {
             images: row.imageURLs)
         guard let existing else {
             let id = try store.insertProduct(code: code, fields, at: now, db)
-            try search.indexGrams(product: id, title: fields.title, subtitle: fields.subtitle, db)
+            searchable.append(id)
             summary.products.created += 1
             return id
         }
@@ -139,12 +143,16 @@ public struct CatalogImporter: Sendable {
             summary.products.unchanged += 1
         } else {
             try store.updateProduct(existing.id, fields, at: now, db)
-            if existing.fields.title != fields.title || existing.fields.subtitle != fields.subtitle {
-                try search.indexGrams(product: existing.id, title: fields.title, subtitle: fields.subtitle, db)
-            }
+            if Self.searchTextChanged(from: existing.fields, to: fields) { searchable.append(existing.id) }
             summary.products.updated += 1
         }
         return existing.id
+    }
+
+    /// Compared byte for byte, as the index sees text (Swift's `==` calls `é` and `e` + U+0301 equal).
+    private static func searchTextChanged(from old: CatalogWriteStore.ProductFields, to new: CatalogWriteStore.ProductFields) -> Bool {
+        old.status != new.status || !old.title.utf8.elementsEqual(new.title.utf8)
+            || !old.subtitle.utf8.elementsEqual(new.subtitle.utf8) || !old.description.utf8.elementsEqual(new.description.utf8)
     }
 
     private func upsertSKU(_ row: CatalogRow, productID: ProductID, keepExisting: Bool, at now: Int64, summary: inout ImportSummary,

@@ -76,8 +76,9 @@ struct CatalogRowValidator {
         }
         func url(_ column: String, _ value: String) {
             let lower = value.lowercased()
+            if MediaPath.segments(of: value) != nil { return }
             if !(lower.hasPrefix("https://") || lower.hasPrefix("http://")) || value.contains(where: \.isWhitespace) || value.count > 512 {
-                fail(column, "\"\(value.prefix(40))\" is not an http(s) URL")
+                fail(column, "\"\(value.prefix(40))\" is not an http(s) URL or a /media/ path")
             }
         }
 

@@ -38,7 +38,7 @@ public struct OrderService: Sendable {
         try Validate.printable(note, field: "note", multiline: true)
         if let items = request.items {
             guard (1...Self.maxLines).contains(items.count) else {
-                throw ValidationError("items", "items must hold 1 to \(Self.maxLines) lines.")
+                throw ValidationError("items", .lineCount, .range(1...Self.maxLines))
             }
             for item in items { try CartService.validate(item.quantity, maxItems: maxItems) }
         }
@@ -85,7 +85,10 @@ public struct OrderService: Sendable {
             var taken: [SKUID: StockStore.Priced] = [:]
             for (sku, quantity) in wanted.sorted(by: { $0.sku.rawValue < $1.sku.rawValue }) {
                 guard let priced = try stock.priced(sku, db), priced.onSale else { throw OrderError.skuNotFound(sku) }
-                guard try stock.take(quantity, of: sku, db) else { throw OrderError.outOfStock(sku) }
+                guard try stock.take(quantity, of: sku, db) else {
+                    throw OrderError.outOfStock(sku, sku: SKULabel(title: priced.title, name: priced.skuName),
+                                                available: try stock.available(sku, db))
+                }
                 taken[sku] = priced
             }
             let newItems: [OrderStore.NewItem] = wanted.compactMap { sku, quantity in
@@ -119,14 +122,14 @@ public struct OrderService: Sendable {
 
     /// Cancels an unpaid order of one's own and returns its stock.
     public func cancel(_ id: OrderID, for user: UserID) throws -> Order {
-        try change(id, for: user, action: "cancel") { db, now in
+        try change(id, for: user, action: .cancel) { db, now in
             try lifecycle.cancel(id, reason: "cancelled_by_user", at: now, db)
         }
     }
 
     /// The buyer confirms a shipped order arrived.
     public func confirmReceipt(_ id: OrderID, for user: UserID) throws -> Order {
-        try change(id, for: user, action: "confirm receipt") { db, now in try lifecycle.complete(id, at: now, db) }
+        try change(id, for: user, action: .confirmReceipt) { db, now in try lifecycle.complete(id, at: now, db) }
     }
 
     /// Operators: ships a paid order.
@@ -139,7 +142,7 @@ public struct OrderService: Sendable {
         return try pool.write { db in
             guard let order = try orders.find(number: number, db) else { throw OrderError.notFound }
             guard try lifecycle.ship(order.id, carrier: carrier, trackingNumber: tracking, at: now, db) else {
-                throw OrderError.stateConflict(current: order.status, action: "ship")
+                throw OrderError.stateConflict(current: order.status, action: .ship)
             }
             guard let shipped = try orders.find(order.id, db) else { throw OrderError.notFound }
             return shipped
@@ -175,7 +178,7 @@ public struct OrderService: Sendable {
         }
     }
 
-    private func change(_ id: OrderID, for user: UserID, action: String,
+    private func change(_ id: OrderID, for user: UserID, action: OrderAction,
                         _ transition: (any SQLConnection, Int64) throws -> Bool) throws -> Order {
         let now = clock.unixNow
         return try pool.write { db in
@@ -188,10 +191,7 @@ public struct OrderService: Sendable {
 
     /// `yyyyMMdd` (China time) and 10 random digits: unique, and too sparse to enumerate.
     private func uniqueNumber(at now: Int64, _ db: any SQLConnection) throws -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 8 * 3_600) ?? .gmt
-        let day = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(now)))
-        let prefix = String(format: "%04d%02d%02d", day.year ?? 1970, day.month ?? 1, day.day ?? 1)
+        let prefix = ShopTime.day(Date(timeIntervalSince1970: TimeInterval(now)))
         while true {
             let number = prefix + random.digits(10)
             if try !orders.numberExists(number, db) { return number }

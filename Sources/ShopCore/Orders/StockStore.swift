@@ -26,6 +26,11 @@ struct StockStore {
         try db.run("UPDATE skus SET stock = stock - \(quantity) WHERE id = \(sku) AND stock >= \(quantity)") == 1
     }
 
+    /// The stock left now (0 for a SKU that is gone), read after `take` refused, to tell the buyer.
+    func available(_ sku: SKUID, _ db: any SQLConnection) throws -> Int64 {
+        try db.queryOne("SELECT stock FROM skus WHERE id = \(sku)").map { try $0.decode("stock") } ?? 0
+    }
+
     func giveBack(_ quantity: Int, of sku: SKUID, _ db: any SQLConnection) throws {
         try db.run("UPDATE skus SET stock = stock + \(quantity) WHERE id = \(sku)")
     }

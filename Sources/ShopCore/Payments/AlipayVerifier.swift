@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Localization
 
 /// Alipay async notify: form fields signed RSA2 (SHA256withRSA) over the sorted `k=v&...` of every
 /// field but `sign` and `sign_type`, checked against the configured Alipay public key.
@@ -10,20 +11,20 @@ struct AlipayVerifier: PaymentVerifier {
     let sellerID: String
 
     func verify(headers: [String: String], body: [UInt8], now: Int64) throws -> PaymentEvent {
-        guard let fields = FormEncoding.decode(body) else { throw PaymentError.malformed("body is not form-encoded") }
+        guard let fields = FormEncoding.decode(body) else { throw PaymentError.malformed(LocalizedText(zh: "内容不是表单编码", en: "body is not form-encoded")) }
         guard let sign = fields["sign"], let signature = Base64.decode(sign) else {
-            throw PaymentError.invalidSignature("sign is missing or not base64")
+            throw PaymentError.invalidSignature(LocalizedText(zh: "缺少 sign 或它不是 base64", en: "sign is missing or not base64"))
         }
-        if let type = fields["sign_type"], type != "RSA2" { throw PaymentError.invalidSignature("sign_type must be RSA2") }
+        if let type = fields["sign_type"], type != "RSA2" { throw PaymentError.invalidSignature(LocalizedText(zh: "sign_type 应为 RSA2", en: "sign_type must be RSA2")) }
         guard publicKey.verifySHA256(signature: signature, message: Array(Self.signingString(fields).utf8)) else {
-            throw PaymentError.invalidSignature("signature does not match")
+            throw PaymentError.invalidSignature(LocalizedText(zh: "签名不符", en: "signature does not match"))
         }
-        if !appID.isEmpty, fields["app_id"] != appID { throw PaymentError.malformed("app_id does not match") }
-        if !sellerID.isEmpty, fields["seller_id"] != sellerID { throw PaymentError.malformed("seller_id does not match") }
+        if !appID.isEmpty, fields["app_id"] != appID { throw PaymentError.malformed(LocalizedText(zh: "app_id 不符", en: "app_id does not match")) }
+        if !sellerID.isEmpty, fields["seller_id"] != sellerID { throw PaymentError.malformed(LocalizedText(zh: "seller_id 不符", en: "seller_id does not match")) }
         guard let notifyID = fields["notify_id"], !notifyID.isEmpty,
               let orderNumber = fields["out_trade_no"], !orderNumber.isEmpty,
               let amount = fields["total_amount"].flatMap(Money.cents(fromYuan:)) else {
-            throw PaymentError.malformed("notify_id, out_trade_no and total_amount are required")
+            throw PaymentError.malformed(LocalizedText(zh: "缺少 notify_id、out_trade_no 或 total_amount", en: "notify_id, out_trade_no and total_amount are required"))
         }
         let result: PaymentEvent.Result
         switch fields["trade_status"] {

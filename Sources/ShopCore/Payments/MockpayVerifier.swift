@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Localization
 
 /// mockpay: a JSON body signed as `Mockpay-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
 /// Several `v1=` values may be present while the provider rotates its secret.
@@ -23,7 +24,7 @@ struct MockpayVerifier: PaymentVerifier {
     }
 
     func verify(headers: [String: String], body: [UInt8], now: Int64) throws -> PaymentEvent {
-        guard let header = headers["mockpay-signature"] else { throw PaymentError.invalidSignature("Mockpay-Signature is missing") }
+        guard let header = headers["mockpay-signature"] else { throw PaymentError.invalidSignature(LocalizedText(zh: "缺少 Mockpay-Signature", en: "Mockpay-Signature is missing")) }
         var timestamp: Int64?
         var signatures: [[UInt8]] = []
         for part in header.split(separator: ",") {
@@ -33,26 +34,26 @@ struct MockpayVerifier: PaymentVerifier {
             if pair[0] == "v1", let bytes = Hex.decode(pair[1]) { signatures.append(bytes) }
         }
         guard let timestamp, !signatures.isEmpty else {
-            throw PaymentError.invalidSignature("Mockpay-Signature must carry t= and v1=")
+            throw PaymentError.invalidSignature(LocalizedText(zh: "Mockpay-Signature 应含有 t= 和 v1=", en: "Mockpay-Signature must carry t= and v1="))
         }
         let expected = HMAC.sha256(key: Array(secret.utf8), message: Array("\(timestamp).".utf8) + body)
         guard signatures.contains(where: { constantTimeEquals($0, expected) }) else {
-            throw PaymentError.invalidSignature("signature does not match")
+            throw PaymentError.invalidSignature(LocalizedText(zh: "签名不符", en: "signature does not match"))
         }
         let (age, overflow) = now.subtractingReportingOverflow(timestamp)
         guard !overflow, (-Self.tolerance...Self.tolerance).contains(age) else {
-            throw PaymentError.invalidSignature("timestamp is outside the 5-minute tolerance")
+            throw PaymentError.invalidSignature(LocalizedText(zh: "时间戳超出了 5 分钟的容差", en: "timestamp is outside the 5-minute tolerance"))
         }
         guard let parsed = try? JSONDecoder().decode(Body.self, from: Data(body)) else {
-            throw PaymentError.malformed("body is not a mockpay event")
+            throw PaymentError.malformed(LocalizedText(zh: "内容不是 mockpay 事件", en: "body is not a mockpay event"))
         }
         let result: PaymentEvent.Result
         switch parsed.status {
         case "succeeded": result = .succeeded
         case "failed": result = .failed
-        default: throw PaymentError.malformed("status must be succeeded or failed")
+        default: throw PaymentError.malformed(LocalizedText(zh: "status 应为 succeeded 或 failed", en: "status must be succeeded or failed"))
         }
-        guard (1...128).contains(parsed.eventID.count) else { throw PaymentError.malformed("event_id must be 1 to 128 characters") }
+        guard (1...128).contains(parsed.eventID.count) else { throw PaymentError.malformed(LocalizedText(zh: "event_id 应为 1 到 128 个字符", en: "event_id must be 1 to 128 characters")) }
         return PaymentEvent(provider: provider, eventID: parsed.eventID, orderNumber: parsed.orderNumber,
                             paymentID: parsed.paymentID.map(PaymentID.init), amountCents: parsed.amountCents,
                             currency: parsed.currency, result: result, providerTradeNo: nil)

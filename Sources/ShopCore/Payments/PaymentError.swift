@@ -1,11 +1,14 @@
+import Localization
+
 /// Why a payment request or notification was refused.
 public enum PaymentError: Error, Equatable, Sendable {
     case unknownProvider
     /// The provider has no keys in Config, so its notifications cannot be verified.
     case providerNotConfigured(PaymentProvider)
-    case invalidSignature(String)
+    /// The notification's signature is missing, malformed or wrong: the reason, for the provider's logs.
+    case invalidSignature(LocalizedText)
     /// The notification is signed but not understood.
-    case malformed(String)
+    case malformed(LocalizedText)
     /// Amount or currency differ from the order's: recorded, the order unchanged.
     case amountMismatch
     /// No order with that number: recorded, nothing else.

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import Localization
 
 /// WeChat Pay v2 notify: an XML body whose `sign` is the uppercase MD5 (or HMAC-SHA256 when
 /// `sign_type` says so) of the non-empty parameters sorted by ASCII as `k=v&...&key=API_KEY`.
@@ -13,24 +14,24 @@ struct WechatPayVerifier: PaymentVerifier {
     let mchID: String
 
     func verify(headers: [String: String], body: [UInt8], now: Int64) throws -> PaymentEvent {
-        guard let fields = WechatXML.parse(body) else { throw PaymentError.malformed("body is not a WeChat Pay XML notification") }
-        guard let sign = fields["sign"], !sign.isEmpty else { throw PaymentError.invalidSignature("sign is missing") }
+        guard let fields = WechatXML.parse(body) else { throw PaymentError.malformed(LocalizedText(zh: "内容不是微信支付的 XML 通知", en: "body is not a WeChat Pay XML notification")) }
+        guard let sign = fields["sign"], !sign.isEmpty else { throw PaymentError.invalidSignature(LocalizedText(zh: "缺少 sign", en: "sign is missing")) }
         let expected: String
         switch fields["sign_type"] ?? "MD5" {
         case "MD5": expected = Self.md5Sign(fields, apiKey: apiKey)
         case "HMAC-SHA256": expected = Self.hmacSign(fields, apiKey: apiKey)
-        default: throw PaymentError.invalidSignature("unknown sign_type")
+        default: throw PaymentError.invalidSignature(LocalizedText(zh: "未知的 sign_type", en: "unknown sign_type"))
         }
         guard constantTimeEquals(Array(expected.utf8), Array(sign.uppercased().utf8)) else {
-            throw PaymentError.invalidSignature("signature does not match")
+            throw PaymentError.invalidSignature(LocalizedText(zh: "签名不符", en: "signature does not match"))
         }
-        guard fields["return_code"] == "SUCCESS" else { throw PaymentError.malformed("return_code is not SUCCESS") }
-        if !appID.isEmpty, fields["appid"] != appID { throw PaymentError.malformed("appid does not match") }
-        if !mchID.isEmpty, fields["mch_id"] != mchID { throw PaymentError.malformed("mch_id does not match") }
+        guard fields["return_code"] == "SUCCESS" else { throw PaymentError.malformed(LocalizedText(zh: "return_code 不是 SUCCESS", en: "return_code is not SUCCESS")) }
+        if !appID.isEmpty, fields["appid"] != appID { throw PaymentError.malformed(LocalizedText(zh: "appid 不符", en: "appid does not match")) }
+        if !mchID.isEmpty, fields["mch_id"] != mchID { throw PaymentError.malformed(LocalizedText(zh: "mch_id 不符", en: "mch_id does not match")) }
         guard let transactionID = fields["transaction_id"], !transactionID.isEmpty,
               let orderNumber = fields["out_trade_no"], !orderNumber.isEmpty,
               let fee = fields["total_fee"].flatMap({ Int64($0) }), fee >= 0 else {
-            throw PaymentError.malformed("transaction_id, out_trade_no and total_fee are required")
+            throw PaymentError.malformed(LocalizedText(zh: "缺少 transaction_id、out_trade_no 或 total_fee", en: "transaction_id, out_trade_no and total_fee are required"))
         }
         return PaymentEvent(provider: provider, eventID: transactionID, orderNumber: orderNumber, paymentID: nil,
                             amountCents: fee, currency: fields["fee_type"] ?? "CNY",

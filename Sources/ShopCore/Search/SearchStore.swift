@@ -1,25 +1,52 @@
 import Foundation
 import SQL
 
-/// SQL for suggestions, the search log and the gram table.
+/// SQL for suggestions and the search log behind hot keywords.
 struct SearchStore {
-    /// Up to `limit` titles and category names containing `text`, those starting with it first.
+    /// Up to `limit` category names and on-sale product titles containing `text` (folded), those
+    /// starting with it first: categories (shortest first), then titles (in folded order), then the
+    /// other categories, then the other titles (best sellers first). Each part comes from an index,
+    /// so a common character costs no more than a rare one.
     /// (Only the shop's own words: what other people typed is never suggested.)
-    func suggestions(_ text: String, limit: Int, _ db: any SQLConnection) throws -> [String] {
-        let prefix = SearchText.likePrefix(text)
-        let contains = SearchText.likeContains(text)
-        let rows = try db.query("""
-            SELECT term, MIN(rank) AS rank, MAX(weight) AS weight FROM (
-                SELECT name AS term, CASE WHEN lower(name) LIKE lower(\(prefix)) ESCAPE '\\' THEN 0 ELSE 1 END AS rank,
-                       1000000 AS weight
-                FROM categories WHERE lower(name) LIKE lower(\(contains)) ESCAPE '\\'
-                UNION ALL
-                SELECT title, CASE WHEN lower(title) LIKE lower(\(prefix)) ESCAPE '\\' THEN 0 ELSE 1 END, sales
-                FROM products WHERE status = 'on_sale' AND lower(title) LIKE lower(\(contains)) ESCAPE '\\'
-            ) AS terms
-            GROUP BY term ORDER BY rank, LENGTH(term), weight DESC, term LIMIT \(limit)
-            """)
-        return try rows.map { try $0.decode("term") }
+    func suggestions(_ text: String, limit: Int, titles search: ProductSearch, _ db: any SQLConnection) throws -> [String] {
+        let folded = SearchText.fold(text)
+        let key = Array(folded.utf8)
+        func startsWithQuery(_ term: String) -> Bool { SearchText.fold(term).utf8.starts(with: key) }
+
+        // (SQLite, without statistics, prefers the status index and folds every title: name the index.)
+        let (foldedName, foldedTitle, containsName, products): (SQL, SQL, SQL, SQL) = switch db.dialect {
+        case .sqlite: ("lower(name)", "lower(title)", "instr(lower(name), \(folded)) > 0", "products INDEXED BY products_by_search_title")
+        case .postgresql: ("search_fold(name)", "search_fold(title) COLLATE \"C\"", "strpos(search_fold(name), \(folded)) > 0", "products")
+        }
+        let categories = try db.query("SELECT DISTINCT name, \(foldedName) AS folded FROM categories WHERE \(containsName)")
+            .map { (name: try $0.decode("name", as: String.self), folded: try $0.decode("folded", as: String.self)) }
+            .sorted { first, second in
+                let lengths = (first.folded.unicodeScalars.count, second.folded.unicodeScalars.count)
+                return lengths.0 != lengths.1 ? lengths.0 < lengths.1 : Array(first.name.utf8).lexicographicallyPrecedes(second.name.utf8)
+            }
+            .map(\.name)
+        // Titles starting with the text: a range of the index on the folded title (every string
+        // that starts with it sorts below it followed by U+10FFFF).
+        let upper = folded + "\u{10FFFF}"
+        let prefixed = try db.query("""
+            SELECT title FROM \(products)
+            WHERE status = 'on_sale' AND \(foldedTitle) >= \(folded) AND \(foldedTitle) < \(upper)
+            ORDER BY \(foldedTitle), title LIMIT \(3 * limit)
+            """).map { try $0.decode("title", as: String.self) }
+        let containing = try search.titleMatches(folded, limit: 3 * limit, db)
+
+        var terms: [String] = []
+        var seen = Set<[UInt8]>()
+        func add(_ candidates: [String]) {
+            for term in candidates where terms.count < limit && seen.insert(Array(term.utf8)).inserted {
+                terms.append(term)
+            }
+        }
+        add(categories.filter(startsWithQuery))
+        add(prefixed)
+        add(categories.filter { !startsWithQuery($0) })
+        add(containing.filter { !startsWithQuery($0) })
+        return terms
     }
 
     /// One search for the hot keywords: what, by whom (a `Visitor` key) and whether it found anything.
@@ -30,10 +57,21 @@ struct SearchStore {
         let at: Int64
     }
 
+    /// Logs the search, and for one that found something moves its searcher's last time for the
+    /// keyword (what the hot list counts).
     func record(_ search: LoggedSearch, _ db: any SQLConnection) throws {
         try db.run("""
             INSERT INTO search_queries (keyword, searcher, found, searched_at)
             VALUES (\(search.keyword), \(search.searcher), \(search.found), \(search.at))
+            """)
+        guard search.found else { return }
+        let later: SQL = switch db.dialect {
+        case .sqlite: "max(last_found_at, excluded.last_found_at)"
+        case .postgresql: "GREATEST(search_keyword_searchers.last_found_at, excluded.last_found_at)"
+        }
+        try db.run("""
+            INSERT INTO search_keyword_searchers (keyword, searcher, last_found_at) VALUES (\(search.keyword), \(search.searcher), \(search.at))
+            ON CONFLICT (keyword, searcher) DO UPDATE SET last_found_at = \(later)
             """)
     }
 
@@ -52,29 +90,20 @@ struct SearchStore {
             WHERE strpos(replace(keyword, ' ', ''), value) > 0
             """
         }
+        // One row per keyword and searcher whose last finding search is this week: COUNT(*) is the
+        // number of different people.
         return try db.query("""
-            SELECT keyword, COUNT(DISTINCT searcher) AS n FROM search_queries
-            WHERE searched_at > \(since) AND found = 1
+            SELECT keyword, COUNT(*) AS n FROM search_keyword_searchers
+            WHERE last_found_at > \(since)
             GROUP BY keyword
-            HAVING COUNT(DISTINCT searcher) >= \(minSearchers)
+            HAVING COUNT(*) >= \(minSearchers)
                AND NOT EXISTS (\(containsBlocked))
-            ORDER BY n DESC, MAX(searched_at) DESC, keyword LIMIT \(limit)
+            ORDER BY n DESC, MAX(last_found_at) DESC, keyword LIMIT \(limit)
             """).map { HotKeyword(keyword: try $0.decode("keyword"), count: try $0.decode("n")) }
-    }
-
-    /// Rewrites a product's grams from its title (field 0) and subtitle (field 1).
-    func indexGrams(product: ProductID, title: String, subtitle: String, _ db: any SQLConnection) throws {
-        try db.run("DELETE FROM product_grams WHERE product_id = \(product)")
-        let titleGrams = SearchText.grams(title)
-        for gram in titleGrams {
-            try db.run("INSERT INTO product_grams (gram, product_id, field) VALUES (\(gram), \(product), 0)")
-        }
-        for gram in SearchText.grams(subtitle).subtracting(titleGrams) {
-            try db.run("INSERT INTO product_grams (gram, product_id, field) VALUES (\(gram), \(product), 1)")
-        }
     }
 
     func purge(before: Int64, _ db: any SQLConnection) throws {
         try db.run("DELETE FROM search_queries WHERE searched_at < \(before)")
+        try db.run("DELETE FROM search_keyword_searchers WHERE last_found_at < \(before)")
     }
 }

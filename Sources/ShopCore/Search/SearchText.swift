@@ -10,7 +10,7 @@ public enum SearchText {
     public static func normalize(_ raw: String?) throws -> String? {
         guard let raw else { return nil }
         guard raw.unicodeScalars.count <= maxLength else {
-            throw ValidationError("q", "q must be at most \(maxLength) characters.")
+            throw ValidationError.tooLong("q", max: maxLength)
         }
         var scalars = String.UnicodeScalarView()
         for scalar in raw.unicodeScalars {
@@ -34,9 +34,14 @@ public enum SearchText {
         }
     }
 
-    /// Trigrams need three characters; shorter queries use the gram table.
-    static func isShort(_ text: String) -> Bool {
-        text.lowercased().unicodeScalars.count < 3
+    /// How search compares text: ASCII letters folded to lower case, nothing else changed. The same
+    /// folding is SQLite's `lower()`, the `shop_grams` tokenizer's and PostgreSQL's `search_fold()`,
+    /// so a query finds exactly the products whose folded field contains the folded query, on both
+    /// engines. (Full Unicode case folding differs between Swift, SQLite and PostgreSQL; the shop's
+    /// Latin text is ASCII brand names and words.)
+    static func fold(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
+        return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The text as one FTS5 string: `"` doubled inside, so `OR`, `*`, `NEAR(` and quotes are literal.
@@ -49,11 +54,6 @@ public enum SearchText {
         "%" + likeEscaped(text) + "%"
     }
 
-    /// A LIKE pattern matching values that start with `text`.
-    static func likePrefix(_ text: String) -> String {
-        likeEscaped(text) + "%"
-    }
-
     static func likeEscaped(_ text: String) -> String {
         var out = ""
         for ch in text {
@@ -63,17 +63,26 @@ public enum SearchText {
         return out
     }
 
-    /// Every one- and two-character substring of `text`, lowercased (Unicode scalars, like trigrams).
-    static func grams(_ text: String) -> Set<String> {
-        let scalars = Array(text.lowercased().unicodeScalars)
-        var grams = Set<String>()
-        for (index, scalar) in scalars.enumerated() where !scalar.properties.isWhitespace {
-            grams.insert(String(scalar))
-            if index + 1 < scalars.count, !scalars[index + 1].properties.isWhitespace {
-                var pair = String.UnicodeScalarView()
-                pair.append(scalar)
-                pair.append(scalars[index + 1])
-                grams.insert(String(pair))
+    /// The one- and two-character strings of a product's folded fields (Unicode scalars, as SQL's
+    /// `substr` counts), each once, with the first field that holds it (0 title, 1 subtitle,
+    /// 2 description): PostgreSQL's `search_grams` rows for the product. Strings are told apart by
+    /// their bytes, as the databases do (Swift's `==` would make `é` and `e` + U+0301 one gram).
+    static func grams(title: String, subtitle: String, description: String) -> [(gram: String, field: Int)] {
+        var seen = Set<[UInt8]>()
+        var grams: [(gram: String, field: Int)] = []
+        for (field, text) in [title, subtitle, description].enumerated() {
+            let scalars = Array(fold(text).unicodeScalars)
+            for index in scalars.indices {
+                var gram = String.UnicodeScalarView()
+                gram.append(scalars[index])
+                for width in 1...2 {
+                    if width == 2 {
+                        guard index + 1 < scalars.count else { break }
+                        gram.append(scalars[index + 1])
+                    }
+                    let text = String(gram)
+                    if seen.insert(Array(text.utf8)).inserted { grams.append((text, field)) }
+                }
             }
         }
         return grams

@@ -160,14 +160,14 @@ public struct ArticleService: Sendable {
     public func deleteComment(_ id: CommentID, by user: UserID) throws {
         try pool.write { db in
             guard let comment = try comments.find(id, db) else { throw SocialError.commentNotFound }
-            guard comment.userID == user else { throw SocialError.forbidden("Only its writer can delete a comment.") }
+            guard comment.userID == user else { throw SocialError.forbidden(.deleteOthersComment) }
             try comments.delete(comment, db)
         }
     }
 
     private func requireAuthor(_ id: ArticleID, _ user: UserID, _ db: any SQLConnection) throws {
         guard let author = try store.author(of: id, db) else { throw SocialError.articleNotFound }
-        guard author == user else { throw SocialError.forbidden("Only its author can change this article.") }
+        guard author == user else { throw SocialError.forbidden(.changeOthersArticle) }
     }
 
     private func requireAuthorRole(_ user: UserID, _ db: any SQLConnection) throws {

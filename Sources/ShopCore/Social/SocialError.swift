@@ -9,7 +9,7 @@ public enum SocialError: Error, Equatable, Sendable {
     case commentNotFound
     case cannotFollowSelf
     /// Only the author may edit or delete an article; only the writer may delete a comment.
-    case forbidden(String)
+    case forbidden(Forbidden)
     /// Publishing and editing need the column-author role, which may have been revoked.
     case notAnAuthor
     /// `reply_to` names a comment of another article (or none).
@@ -18,4 +18,10 @@ public enum SocialError: Error, Equatable, Sendable {
     /// The author already has an article with this title (titles identify articles in imports).
     case titleTaken
     case articleCategoryNotFound
+
+    /// What someone tried that only another user may do.
+    public enum Forbidden: Sendable, CaseIterable {
+        case deleteOthersComment
+        case changeOthersArticle
+    }
 }

@@ -65,7 +65,7 @@ public struct SocialService: Sendable {
     /// item served, so articles published meanwhile never shift later pages: no duplicates, no gaps.
     public func feed(for user: UserID, cursor: String?, limit: Int) throws -> FeedPage {
         guard (1...Self.maxFeedLimit).contains(limit) else {
-            throw ValidationError("limit", "limit must be 1 to \(Self.maxFeedLimit).")
+            throw ValidationError("limit", .range, .range(1...Self.maxFeedLimit))
         }
         let position = try cursor.map(Self.decodeCursor)
         let now = clock.unixNow

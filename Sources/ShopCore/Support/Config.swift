@@ -110,6 +110,12 @@ public struct Config: Sendable {
         public var blockedWords = ["加微信", "代购", "微信", "qq", "薇信", "刷单"]
     }
 
+    public struct Media: Sendable {
+        /// The folder of images the shop holds itself, served under `/media/` before the demo
+        /// pictures built into the binary; relative paths start at the working directory.
+        public var path = "data/media"
+    }
+
     public var server = Server()
     public var database = Database()
     public var cart = Cart()
@@ -120,6 +126,7 @@ public struct Config: Sendable {
     public var app = App()
     public var catalog = Catalog()
     public var search = Search()
+    public var media = Media()
 
     public init() {}
 

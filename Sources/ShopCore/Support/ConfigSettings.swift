@@ -61,6 +61,7 @@ extension Config {
         .int("catalog.import_max_bytes", \.catalog.importMaxBytes, 1...(4 * 1_073_741_824)),
         .int("search.hot_min_searchers", \.search.hotMinSearchers, 1...10_000),
         .words("search.blocked_words", \.search.blockedWords),
+        .string("media.path", \.media.path),
     ]
 
     /// Every key this version understands, `section.key` in snake_case.

@@ -1,11 +1,22 @@
-/// Input that breaks a documented limit: a 400 `validation_failed` naming the field.
+import Localization
+
+/// Input that breaks a documented limit: a 400 `validation_failed` naming the field. It carries the
+/// rule and its limits, not prose: `message` words it in Chinese and English (see `ValidationRule`).
 public struct ValidationError: Error, Equatable, Sendable {
     public let field: String
-    public let message: String
+    public let rule: ValidationRule
+    /// The rule's limits by placeholder name (`min`, `max`, `other`, `choices`), as the message shows them.
+    public let limits: [String: LocalizedText]
 
-    public init(_ field: String, _ message: String) {
+    public init(_ field: String, _ rule: ValidationRule, _ limits: [String: LocalizedText] = [:]) {
         self.field = field
-        self.message = message
+        self.rule = rule
+        self.limits = limits
+    }
+
+    /// What is wrong, naming the field as a person knows it (`数量` in Chinese, `quantity` in English).
+    public var message: LocalizedText {
+        rule.template.filling(limits.merging(["field": ValidationRule.name(of: field)]) { limit, _ in limit })
     }
 }
 
@@ -15,8 +26,9 @@ enum Validate {
     static func length(_ value: String, _ range: ClosedRange<Int>, field: String) throws {
         let count = value.unicodeScalars.count
         guard range.contains(count) else {
-            if range.lowerBound > 0 && count == 0 { throw ValidationError(field, "\(field) must not be empty.") }
-            throw ValidationError(field, "\(field) must be \(range.lowerBound) to \(range.upperBound) characters.")
+            if range.lowerBound > 0 && count == 0 { throw ValidationError(field, .empty) }
+            if range.lowerBound == 0 { throw ValidationError.tooLong(field, max: range.upperBound) }
+            throw ValidationError(field, .length, .range(range))
         }
     }
 
@@ -26,25 +38,27 @@ enum Validate {
             if multiline && (scalar == "\n" || scalar == "\r" || scalar == "\t") { return false }
             return scalar.properties.generalCategory == .control
         }
-        if bad { throw ValidationError(field, "\(field) must not contain control characters.") }
+        if bad { throw ValidationError(field, .controlCharacters) }
     }
 
-    /// An absolute http(s) URL of at most 512 characters with no space or control character, or empty.
+    /// An absolute http(s) URL of at most 512 characters with no space or control character, a
+    /// path of an image the shop serves itself (`/media/demo/rose-red.svg`, see `MediaPath`), or empty.
     static func optionalURL(_ value: String, field: String) throws {
         guard !value.isEmpty else { return }
         try length(value, 1...512, field: field)
+        if MediaPath.segments(of: value) != nil { return }
         let lower = value.lowercased()
         let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : ""
         guard !rest.isEmpty, !rest.unicodeScalars.contains(where: { $0.isBlank || $0.properties.generalCategory == .control }) else {
-            throw ValidationError(field, "\(field) must be an http(s) URL.")
+            throw ValidationError(field, .url)
         }
     }
 
     /// Page numbers and sizes of list endpoints.
     /// Pages past a million are refused too: the offset of such a page would overflow.
     static func page(_ page: Int, perPage: Int) throws {
-        guard (1...1_000_000).contains(page) else { throw ValidationError("page", "page must be 1 to 1000000.") }
-        guard (1...100).contains(perPage) else { throw ValidationError("per_page", "per_page must be 1 to 100.") }
+        guard (1...1_000_000).contains(page) else { throw ValidationError("page", .range, .range(1...1_000_000)) }
+        guard (1...100).contains(perPage) else { throw ValidationError("per_page", .range, .range(1...100)) }
     }
 }
 

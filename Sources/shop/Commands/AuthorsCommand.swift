@@ -16,7 +16,7 @@ struct AuthorsCommand: Command {
         } catch SocialError.userNotFound {
             throw CommandFailure(description: "no user has the phone \(arguments.positionals[0])")
         } catch let error as ValidationError {
-            throw UsageError(description: error.message)
+            throw UsageError(description: error.message.en)
         }
         print(grant ? "\(arguments.positionals[0]) is now a column author" : "\(arguments.positionals[0]) is no longer a column author")
         return 0

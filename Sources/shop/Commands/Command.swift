@@ -25,7 +25,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// Finds the command, handles `help` / `--help`, and turns errors into messages and exit codes.
 enum CommandLineTool {
     static let commands: [any Command] = [
-        ServeCommand(), MigrateCommand(), DatabaseCopyCommand(), ImportCatalogCommand(), SeedCommand(), OrdersListCommand(), OrdersShipCommand(), PaySimulateCommand(),
+        ServeCommand(), MigrateCommand(), DatabaseCopyCommand(), ImportCatalogCommand(), SeedCommand(), OrdersListCommand(), OrdersShowCommand(), OrdersShipCommand(), PaySimulateCommand(),
         AuthorsCommand(grant: true), AuthorsCommand(grant: false), ImportArticlesCommand(),
     ]
 
@@ -33,12 +33,25 @@ enum CommandLineTool {
         guard let first = words.first, first != "help", first != "--help", first != "-h" else {
             if words.count > 1, let command = find(Array(words.dropFirst())) {
                 print(command.0.usage)
+            } else if words.count > 1, case let group = commands.filter({ $0.path.count > 1 && $0.path[0] == words[1] }), !group.isEmpty {
+                print(group.map(\.usage).joined(separator: "\n\n"))
             } else {
                 print(overview)
             }
             return 0
         }
         guard let (command, rest) = find(words) else {
+            // A group's name (`shop orders`, `shop pay --help`): the usage of each of its commands.
+            let group = commands.filter { $0.path.count > 1 && $0.path[0] == words[0] }
+            if !group.isEmpty, words.count == 1 || (words.count == 2 && ["--help", "-h"].contains(words[1])) {
+                let text = group.map(\.usage).joined(separator: "\n\n")
+                if words.count == 1 {
+                    standardError("shop \(words[0]): which one?\n\n" + text)
+                    return 2
+                }
+                print(text)
+                return 0
+            }
             standardError("shop: unknown command '\(words.joined(separator: " "))'. Run 'shop help' for the list.")
             return 2
         }

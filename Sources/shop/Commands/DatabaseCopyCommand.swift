@@ -52,6 +52,9 @@ struct DatabaseCopyCommand: Command {
         }
         let copy = DatabaseCopy(from: source, to: target, targetMigrator: try Migrator(files: ShopMigrations.postgresql))
         let tables = try copy.run()
+        // The copy writes products with triggers off, and SQLite's search index (FTS5) is not a
+        // table it copies: PostgreSQL's gram table is built from the copied products.
+        try target.write { db in try SearchIndex().rebuild(db) }
         let width = tables.map(\.name.count).max() ?? 0
         for table in tables {
             print(table.name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + String(table.rows))

@@ -8,6 +8,8 @@ struct OrdersListCommand: Command {
     let summary = "list orders as a table, newest first"
     let usage = """
         Usage: shop orders list [--status pending_payment|paid|shipped|completed|cancelled] [--limit N] [--config PATH]
+
+        Times are the shop's (China time, UTC+8), like the day in an order number.
         """
 
     func run(_ arguments: Arguments) throws -> Int32 {
@@ -27,11 +29,67 @@ struct OrdersListCommand: Command {
         let rows = page.items.map { order in
             [order.number, order.status.rawValue, Money.yuan(fromCents: order.totalCents),
              String(order.items.reduce(0) { $0 + $1.quantity }), order.address.recipient,
-             order.createdAt.formatted(.iso8601), order.shipment.map { "\($0.carrier) \($0.trackingNumber)" } ?? ""]
+             ShopTime.minute(order.createdAt), order.shipment.map { "\($0.carrier) \($0.trackingNumber)" } ?? ""]
         }
-        print(Table.render(header: ["NUMBER", "STATUS", "TOTAL", "ITEMS", "RECIPIENT", "CREATED", "SHIPMENT"], rows: rows))
+        print(Table.render(header: ["NUMBER", "STATUS", "TOTAL", "ITEMS", "RECIPIENT", "CREATED (UTC+8)", "SHIPMENT"], rows: rows))
         print("\(page.items.count) of \(page.total) order\(page.total == 1 ? "" : "s")")
         return 0
+    }
+}
+
+/// `shop orders show NUMBER`: everything a packer needs for one order.
+struct OrdersShowCommand: Command {
+    let path = ["orders", "show"]
+    let valuedOptions: Set<String> = []
+    let summary = "show one order: items, recipient, phone, address, note, times"
+    let usage = """
+        Usage: shop orders show NUMBER [--config PATH]
+
+        Prints the order's items (product and SKU names, quantities, prices), the recipient, their
+        phone, the full address, the buyer's note, the status and its times (China time, UTC+8).
+        """
+
+    func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.allow(options: ["config"], positionals: 1)
+        let config = try ShopEnvironment.config(arguments)
+        let shop = try ShopEnvironment.openShop(config, logger: .silent)
+        let number = arguments.positionals[0]
+        let order: Order
+        do {
+            order = try shop.orders.order(number: number)
+        } catch OrderError.notFound {
+            throw CommandFailure(description: "no order numbered \(number)")
+        }
+        print(Self.render(order))
+        return 0
+    }
+
+    static func render(_ order: Order) -> String {
+        let a = order.address
+        var lines = [
+            "Order \(order.number)   \(order.status.rawValue)   total ¥\(Money.yuan(fromCents: order.totalCents))",
+            "",
+            Table.render(header: ["ITEM", "SKU", "QTY", "PRICE", "SUBTOTAL"], rows: order.items.map { item in
+                [item.title, item.skuName, String(item.quantity), Money.yuan(fromCents: item.priceCents),
+                 Money.yuan(fromCents: item.priceCents * Int64(item.quantity))]
+            }),
+            "",
+            "Recipient  \(a.recipient)",
+            "Phone      \(a.phone)",
+            "Address    \(a.province)\(a.city == a.province ? "" : a.city)\(a.district)\(a.detail)"
+                + (a.postalCode.map { "  (\($0))" } ?? ""),
+            "Note       \(order.note.isEmpty ? "-" : order.note)",
+            "",
+            "Placed     \(ShopTime.minute(order.createdAt))  (UTC+8)",
+        ]
+        if order.status == .pendingPayment { lines.append("Pay by     \(ShopTime.minute(order.payDeadline))") }
+        if let at = order.paidAt { lines.append("Paid       \(ShopTime.minute(at))") }
+        if let at = order.shippedAt {
+            lines.append("Shipped    \(ShopTime.minute(at))" + (order.shipment.map { "  \($0.carrier) \($0.trackingNumber)" } ?? ""))
+        }
+        if let at = order.completedAt { lines.append("Completed  \(ShopTime.minute(at))") }
+        if let at = order.cancelledAt { lines.append("Cancelled  \(ShopTime.minute(at))") }
+        return lines.joined(separator: "\n")
     }
 }
 
@@ -62,7 +120,7 @@ struct OrdersShipCommand: Command {
         } catch OrderError.stateConflict(let current, _) {
             throw CommandFailure(description: "order \(arguments.positionals[0]) is \(current.rawValue); only a paid order can be shipped")
         } catch let error as ValidationError {
-            throw CommandFailure(description: error.message)
+            throw CommandFailure(description: error.message.en)
         }
     }
 }

@@ -17,7 +17,8 @@ struct PaySimulateCommand: Command {
         Builds a mockpay notification for the order's latest mockpay payment (starting one if there
         is none), signs it with payments.mockpay_secret and posts it to
         BASE_URL/api/v1/webhooks/payments/mockpay, as the provider would. BASE_URL defaults to
-        http://server.host:server.port. Prints the server's answer.
+        http://server.host:server.port. Says what happened to the order (paid, still pending,
+        already paid) and prints the server's answer.
         """
 
     struct Notification: Encodable {
@@ -42,6 +43,13 @@ struct PaySimulateCommand: Command {
         }
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let number = arguments.positionals[0]
+        if let order = try? shop.orders.order(number: number), order.status != .pendingPayment {
+            let paid: Set<OrderStatus> = [.paid, .shipped, .completed]
+            if paid.contains(order.status) {
+                print("order \(number) is already paid (\(order.status.rawValue)); nothing to simulate")
+                return 0
+            }
+        }
         let attempt: (payment: PaymentID, order: Order)
         do {
             attempt = try shop.payments.mockpayAttempt(orderNumber: number)
@@ -64,6 +72,17 @@ struct PaySimulateCommand: Command {
         request.setValue(shop.payments.mockpaySignature(body: [UInt8](body), timestamp: Int64(Date().timeIntervalSince1970)),
                          forHTTPHeaderField: "Mockpay-Signature")
         let (code, text) = try Self.send(request)
+        let after = (try? shop.orders.order(number: number))?.status
+        switch (code, after) {
+        case (200..<300, .paid?):
+            print("order \(number) is now paid (¥\(Money.yuan(fromCents: attempt.order.totalCents)) by mockpay)")
+        case (200..<300, .pendingPayment?):
+            print("order \(number) is still pending payment: the notification said \(status)")
+        case (200..<300, let other?):
+            print("order \(number) is \(other.rawValue)")
+        default:
+            print("the server refused the notification (HTTP \(code)); order \(number) is \(after?.rawValue ?? "unknown")")
+        }
         print("POST \(url.absoluteString) -> \(code)")
         print(text)
         return (200..<300).contains(code) ? 0 : 1

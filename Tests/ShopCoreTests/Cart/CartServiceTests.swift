@@ -190,13 +190,15 @@ struct CartServiceTests {
         let (fixture, skus, user) = try Self.seeded()
         let carts = fixture.shop.carts
         let low = try #require(skus["LOW-1"])
-        #expect(throws: CartError.outOfStock(skuID: low, available: 3)) { try carts.add(low, quantity: 4, for: user) }
+        // The error names the SKU as the shopper sees it: its product's title and its own name.
+        let lowLabel = SKULabel(title: "花束FL-LOW", name: "规格LOW-1")
+        #expect(throws: CartError.outOfStock(skuID: low, sku: lowLabel, available: 3)) { try carts.add(low, quantity: 4, for: user) }
         #expect(try carts.cart(of: user).lines.isEmpty)
         let cart = try carts.add(low, quantity: 2, for: user)
         // Merging counts the line already in the cart.
-        #expect(throws: CartError.outOfStock(skuID: low, available: 3)) { try carts.add(low, quantity: 2, for: user) }
+        #expect(throws: CartError.outOfStock(skuID: low, sku: lowLabel, available: 3)) { try carts.add(low, quantity: 2, for: user) }
         let line = try #require(cart.lines.first)
-        #expect(throws: CartError.outOfStock(skuID: low, available: 3)) { try carts.update(line.id, quantity: 4, selected: nil, for: user) }
+        #expect(throws: CartError.outOfStock(skuID: low, sku: lowLabel, available: 3)) { try carts.update(line.id, quantity: 4, selected: nil, for: user) }
         #expect(try carts.cart(of: user) == cart)
         #expect(try carts.add(low, quantity: 1, for: user).totalQuantity == 3)
     }

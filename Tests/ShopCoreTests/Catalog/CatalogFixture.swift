@@ -39,6 +39,38 @@ struct CatalogLine {
     }
 }
 
+/// Every entry of the search index: (term, product, field, position) of SQLite's FTS5 table, or
+/// the rows of PostgreSQL's gram table then of its folded texts. Run it in a write: reading
+/// SQLite's index takes a temporary fts5vocab table.
+func searchIndexEntries(_ db: any SQLConnection) throws -> [[SQLValue]] {
+    switch db.dialect {
+    case .sqlite:
+        try db.execute(script: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_fts_entries USING fts5vocab(main, search_fts, 'instance')")
+        return try db.query("SELECT term, doc, col, \"offset\" FROM temp.search_fts_entries ORDER BY term, doc, col, \"offset\"")
+            .map { row in (0..<4).map { row[$0] } }
+    case .postgresql:
+        let grams = try db.query("SELECT gram, field, product_id FROM search_grams ORDER BY gram, field, product_id")
+            .map { row in (0..<3).map { row[$0] } }
+        let texts = try db.query("SELECT product_id, title, subtitle, description FROM search_texts ORDER BY product_id")
+            .map { row in (0..<4).map { row[$0] } }
+        return grams + texts
+    }
+}
+
+/// How many entries of the search index belong to this product.
+func searchIndexEntries(of product: ProductID, _ db: any SQLConnection) throws -> Int64 {
+    switch db.dialect {
+    case .sqlite:
+        try db.execute(script: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_fts_entries USING fts5vocab(main, search_fts, 'instance')")
+        return try db.scalarInt("SELECT COUNT(*) FROM temp.search_fts_entries WHERE doc = \(product)") ?? 0
+    case .postgresql:
+        return try db.scalarInt("""
+            SELECT (SELECT COUNT(*) FROM search_grams WHERE product_id = \(product))
+                 + (SELECT COUNT(*) FROM search_texts WHERE product_id = \(product))
+            """) ?? 0
+    }
+}
+
 /// Every row of the catalogue and search tables: "the database is unchanged" compares two of these.
 struct CatalogSnapshot: Equatable {
     let tables: [String: [[SQLValue]]]
@@ -68,16 +100,12 @@ extension TestShop {
     }
 
     func catalogSnapshot() throws -> CatalogSnapshot {
-        try pool.read { db in
+        try pool.write { db in
             var tables: [String: [[SQLValue]]] = [:]
-            for table in ["categories", "products", "skus", "product_images", "product_grams", "search_queries"] {
+            for table in ["categories", "products", "skus", "product_images", "search_queries"] {
                 tables[table] = try TestDatabase.rows(of: table, db).rows
             }
-            if db.dialect == .sqlite {
-                // The FTS5 index is SQLite's alone (PostgreSQL indexes products itself): it must move with products.
-                tables["products_fts"] = try db.query("SELECT rowid, title, subtitle, description FROM products_fts ORDER BY rowid")
-                    .map { row in (0..<4).map { row[$0] } }
-            }
+            tables["search index"] = try searchIndexEntries(db)
             return CatalogSnapshot(tables: tables)
         }
     }

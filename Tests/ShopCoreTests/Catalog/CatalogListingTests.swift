@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import SQL
 import ShopTestSupport
 import Testing
@@ -115,12 +116,15 @@ struct CatalogListingTests {
         #expect(try fixture.catalogTitles(min: 0).count == 7)
     }
 
-    @Test func negativePricesAreValidationErrorsAndAnEmptyRangeIsEmpty() throws {
+    @Test func negativePricesAndAMinimumAboveTheMaximumAreValidationErrors() throws {
         let fixture = try sortingShop()
         #expect(throws: ValidationError.self) { try fixture.catalogTitles(min: -1) }
         #expect(throws: ValidationError.self) { try fixture.catalogTitles(max: -1) }
-        // min above max is a range with nothing in it, not an error
-        #expect(try fixture.catalogTitles(min: 10_000, max: 9_999).isEmpty)
+        // A range that can hold nothing is the shopper's slip, said as such (the contract: max not below min).
+        let error = #expect(throws: ValidationError.self) { try fixture.catalogTitles(min: 10_000, max: 9_999) }
+        #expect(error?.field == "min_price_cents")
+        #expect(error?.message == LocalizedText(zh: "最低价不能高于最高价。", en: "min_price_cents must not be more than max_price_cents."))
+        #expect(try fixture.catalogTitles(min: 21_000, max: 22_000).isEmpty, "a range between prices is empty, not an error")
     }
 
     @Test func aPageOutsideOneToAHundredIsAValidationError() {

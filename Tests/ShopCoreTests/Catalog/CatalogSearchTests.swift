@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import ShopTestSupport
 import Testing
 @testable import ShopCore
@@ -123,9 +124,9 @@ struct CatalogSearchTests {
         let fixture = try searchShop()
         #expect(try fixture.catalogTitles(String(repeating: "玫", count: 64)).isEmpty)
         #expect(try fixture.catalogTitles(String(repeating: "🌹", count: 64)).isEmpty)
-        #expect(throws: ValidationError("q", "q must be at most 64 characters.")) {
-            try fixture.catalogTitles(String(repeating: "玫", count: 65))
-        }
+        let error = #expect(throws: ValidationError.self) { try fixture.catalogTitles(String(repeating: "玫", count: 65)) }
+        #expect(error?.field == "q")
+        #expect(error?.message == LocalizedText(zh: "搜索词最多 64 个字。", en: "q must be at most 64 characters."))
         #expect(throws: ValidationError.self) { try fixture.catalogService.suggestions(String(repeating: "a", count: 65)) }
     }
 

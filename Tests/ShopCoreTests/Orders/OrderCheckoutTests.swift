@@ -85,7 +85,9 @@ struct OrderCheckoutTests {
         let a = try #require(skus["A"]), b = try #require(skus["B"])
         let buyer = try shop.orderBuyer("13900000001")
 
-        #expect(throws: OrderError.outOfStock(b)) { try shop.orderBuyNow(buyer, [(a, 3), (b, 2)], key: "key-1") }
+        #expect(throws: OrderError.outOfStock(b, sku: SKULabel(title: "花束P-B", name: "规格B"), available: 1)) {
+            try shop.orderBuyNow(buyer, [(a, 3), (b, 2)], key: "key-1")
+        }
         #expect(try shop.orderStock(a) == 10)
         #expect(try shop.orderStock(b) == 1)
         #expect(try shop.orderRowCounts() == [0, 0, 0])
@@ -102,7 +104,9 @@ struct OrderCheckoutTests {
         let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", stock: 3)])["A"])
         let buyer = try shop.orderBuyer("13900000001")
 
-        #expect(throws: OrderError.outOfStock(sku)) { try shop.orderBuyNow(buyer, [(sku, 2), (sku, 2)], key: "k1") }
+        #expect(throws: OrderError.outOfStock(sku, sku: SKULabel(title: "花束P-A", name: "规格A"), available: 3)) {
+            try shop.orderBuyNow(buyer, [(sku, 2), (sku, 2)], key: "k1")
+        }
         #expect(try shop.orderStock(sku) == 3)
         let order = try shop.orderBuyNow(buyer, [(sku, 1), (sku, 2)], key: "k2").order
         #expect(order.items.map(\.quantity).reduce(0, +) == 3)
@@ -191,7 +195,7 @@ struct OrderCheckoutTests {
         try shop.orderBuyNow(other, [(b, 1)], key: "theirs")
         let before = try shop.shop.carts.cart(of: buyer.user)
 
-        #expect(throws: OrderError.outOfStock(b)) {
+        #expect(throws: OrderError.outOfStock(b, sku: SKULabel(title: "花束P-B", name: "规格B"), available: 4)) {
             try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("mine"), for: buyer.user)
         }
         #expect(try shop.shop.carts.cart(of: buyer.user).lines.map(\.id) == before.lines.map(\.id))

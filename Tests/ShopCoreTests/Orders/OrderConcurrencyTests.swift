@@ -32,7 +32,7 @@ struct OrderConcurrencyTests {
             do {
                 let checkout = try shop.orderBuyNow(buyers[index], [(hot, 1), (cold, 1)], key: "race-\(index)")
                 outcomes.record(checkout.replayed ? "replayed" : "ordered")
-            } catch OrderError.outOfStock(let sku) {
+            } catch OrderError.outOfStock(let sku, _, _) {
                 outcomes.record(sku == hot ? "outOfStock" : "outOfStock-wrong-sku")
             } catch {
                 outcomes.record("error: \(error)")

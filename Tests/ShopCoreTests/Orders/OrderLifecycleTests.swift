@@ -20,7 +20,7 @@ struct OrderLifecycleTests {
         #expect(cancelled.cancelledAt == shop.clock.now)
         #expect(try shop.orderStock(sku) == 10)
 
-        #expect(throws: OrderError.stateConflict(current: .cancelled, action: "cancel")) {
+        #expect(throws: OrderError.stateConflict(current: .cancelled, action: .cancel)) {
             try shop.shop.orders.cancel(order.id, for: buyer.user)
         }
         #expect(try shop.orderStock(sku) == 10)
@@ -33,11 +33,11 @@ struct OrderLifecycleTests {
         let buyer = try shop.orderBuyer("13900000001")
         let order = try shop.orderBuyNow(buyer, [(sku, 1)], key: "k1").order
 
-        #expect(throws: OrderError.stateConflict(current: .pendingPayment, action: "confirm receipt")) {
+        #expect(throws: OrderError.stateConflict(current: .pendingPayment, action: .confirmReceipt)) {
             try shop.shop.orders.confirmReceipt(order.id, for: buyer.user)
         }
         try shop.orderMarkPaid(order.id)
-        #expect(throws: OrderError.stateConflict(current: .paid, action: "confirm receipt")) {
+        #expect(throws: OrderError.stateConflict(current: .paid, action: .confirmReceipt)) {
             try shop.shop.orders.confirmReceipt(order.id, for: buyer.user)
         }
         #expect(try shop.shop.orders.order(order.id, for: buyer.user).status == .paid)
@@ -50,7 +50,7 @@ struct OrderLifecycleTests {
         let order = try shop.orderBuyNow(buyer, [(sku, 3)], key: "k1").order
         try shop.orderMarkPaid(order.id)
 
-        #expect(throws: OrderError.stateConflict(current: .paid, action: "cancel")) {
+        #expect(throws: OrderError.stateConflict(current: .paid, action: .cancel)) {
             try shop.shop.orders.cancel(order.id, for: buyer.user)
         }
         #expect(try shop.orderStock(sku) == 7)
@@ -62,7 +62,7 @@ struct OrderLifecycleTests {
         let buyer = try shop.orderBuyer("13900000001")
         let order = try shop.orderBuyNow(buyer, [(sku, 2)], key: "k1").order
 
-        #expect(throws: OrderError.stateConflict(current: .pendingPayment, action: "ship")) {
+        #expect(throws: OrderError.stateConflict(current: .pendingPayment, action: .ship)) {
             try shop.shop.orders.ship(number: order.number, carrier: "顺丰", trackingNumber: "SF1")
         }
         shop.clock.advance(by: 60)
@@ -74,7 +74,7 @@ struct OrderLifecycleTests {
         #expect(shipped.paidAt == paidAt)
         #expect(shipped.shippedAt == shop.clock.now)
         #expect(shipped.shipment == Shipment(carrier: "顺丰速运", trackingNumber: "SF1234567890"))
-        #expect(throws: OrderError.stateConflict(current: .shipped, action: "ship")) {
+        #expect(throws: OrderError.stateConflict(current: .shipped, action: .ship)) {
             try shop.shop.orders.ship(number: order.number, carrier: "EMS", trackingNumber: "E1")
         }
 
@@ -83,10 +83,10 @@ struct OrderLifecycleTests {
         #expect(completed.status == .completed)
         #expect(completed.completedAt == shop.clock.now)
         #expect(completed.shipment == shipped.shipment)
-        #expect(throws: OrderError.stateConflict(current: .completed, action: "confirm receipt")) {
+        #expect(throws: OrderError.stateConflict(current: .completed, action: .confirmReceipt)) {
             try shop.shop.orders.confirmReceipt(order.id, for: buyer.user)
         }
-        #expect(throws: OrderError.stateConflict(current: .completed, action: "cancel")) {
+        #expect(throws: OrderError.stateConflict(current: .completed, action: .cancel)) {
             try shop.shop.orders.cancel(order.id, for: buyer.user)
         }
         #expect(try shop.orderStock(sku) == 8)

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import SQLite
 @testable import ShopCore
 import ShopTestSupport
@@ -43,12 +44,13 @@ struct OrderLimitTests {
         let buyer = try shop.orderBuyer("13900000001")
 
         #expect(try shop.shop.carts.add(sku, quantity: 120, for: buyer.user).totalQuantity == 120)
-        #expect(throws: ValidationError("quantity", "quantity must be a whole number from 1 to 120.")) {
-            try shop.shop.carts.add(sku, quantity: 121, for: buyer.user)
-        }
-        #expect(throws: ValidationError("quantity", "quantity must be a whole number from 1 to 120.")) {
-            try shop.orderBuyNow(buyer, [(sku, 121)], key: "k1")
-        }
+        let capMessage = LocalizedText(zh: "数量应为 1 到 120 之间的整数。", en: "quantity must be a whole number from 1 to 120.")
+        let cartError = #expect(throws: ValidationError.self) { try shop.shop.carts.add(sku, quantity: 121, for: buyer.user) }
+        #expect(cartError?.field == "quantity")
+        #expect(cartError?.message == capMessage)
+        let orderError = #expect(throws: ValidationError.self) { try shop.orderBuyNow(buyer, [(sku, 121)], key: "k1") }
+        #expect(orderError?.field == "quantity")
+        #expect(orderError?.message == capMessage)
         #expect(throws: OrderError.itemLimitExceeded(max: 120)) {
             try shop.orderBuyNow(buyer, [(sku, 70), (sku, 51)], key: "k2")
         }

@@ -67,7 +67,7 @@ struct OrderSweeperTests {
 
         _ = try shop.shop.orders.cancel(first.id, for: buyer.user)
         #expect(try shop.shop.orders.sweep().cancelled == 1)
-        #expect(throws: OrderError.stateConflict(current: .cancelled, action: "cancel")) {
+        #expect(throws: OrderError.stateConflict(current: .cancelled, action: .cancel)) {
             try shop.shop.orders.cancel(second.id, for: buyer.user)
         }
         #expect(try shop.orderStock(sku) == 10)

@@ -99,10 +99,10 @@ struct SocialLikeCommentTests {
         let articles = fixture.shop.articles
         let comment = try articles.comment(on: article.id, content: "我的评论", replyTo: nil, by: writer.id)
 
-        #expect(throws: SocialError.forbidden("Only its writer can delete a comment.")) {
+        #expect(throws: SocialError.forbidden(.deleteOthersComment)) {
             try articles.deleteComment(comment.id, by: other.id)
         }
-        #expect(throws: SocialError.forbidden("Only its writer can delete a comment.")) {
+        #expect(throws: SocialError.forbidden(.deleteOthersComment)) {
             try articles.deleteComment(comment.id, by: author.id)
         }
         #expect(try fixture.socialStoredArticle(article.id)?.comments == 1)

@@ -63,10 +63,10 @@ struct SocialTopAndAuthorshipTests {
         let reader = try fixture.socialMember("13800000003")
         let article = try fixture.socialPublish("原标题", by: author, content: "原文")
         for intruder in [rival, reader] {
-            #expect(throws: SocialError.forbidden("Only its author can change this article.")) {
+            #expect(throws: SocialError.forbidden(.changeOthersArticle)) {
                 try fixture.shop.articles.edit(article.id, ArticleDraft(title: "篡改"), by: intruder.id)
             }
-            #expect(throws: SocialError.forbidden("Only its author can change this article.")) {
+            #expect(throws: SocialError.forbidden(.changeOthersArticle)) {
                 try fixture.shop.articles.delete(article.id, by: intruder.id)
             }
         }

@@ -37,6 +37,7 @@ struct ConfigTests {
         "app.env": "production", "app.log_level": "debug", "app.log_format": "json",
         "catalog.import_max_bytes": "1000",
         "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告",
+        "media.path": "/var/lib/shop/media",
     ]
 
     static func variable(_ key: String) -> String {
@@ -101,6 +102,7 @@ struct ConfigTests {
         #expect(config.catalog.importMaxBytes == 50 * 1_048_576)
         #expect(config.search.hotMinSearchers == 3)
         #expect(config.search.blockedWords == ["加微信", "代购", "微信", "qq", "薇信", "刷单"])
+        #expect(config.media.path == "data/media")
     }
 
     @Test func theShippedFileAgreesWithTheDefaultsInCode() throws {

@@ -1,0 +1,52 @@
+import Foundation
+import HTTP
+import ShopCore
+
+/// `GET /media/NAME` and `/media/FOLDER/NAME`: images the shop holds itself. The folders are
+/// searched in order (`media.path`, then the demo pictures built into the binary) and read on
+/// each request, so files added while the server runs are served at once.
+struct MediaController {
+    /// Where files are looked up, first match wins; each is resolved once (symbolic links followed).
+    let folders: [URL]
+
+    /// A name never changes its bytes (imports name files by content; a changed demo picture gets
+    /// a new name), so browsers and proxies may keep a file for a year without asking again.
+    static let cacheControl = "public, max-age=31536000, immutable"
+    /// Files larger than this are not served (no image of a flower shop comes near it).
+    static let maxBytes = 16 * 1_048_576
+
+    init(folders: [URL]) {
+        self.folders = folders.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
+    }
+
+    func register(_ routes: RouteGroup) {
+        routes.get("/media/:file", use: image).get("/media/:folder/:file", use: image)
+    }
+
+    /// An image at the top of a media folder or one folder down (`/media/demo/rose-red.svg`).
+    func image(_ request: Request, _ context: Context) throws -> Response {
+        let path = request.path
+        // MediaPath allows only plain names (no `..`, no leading dot, no separators), so the
+        // file is always inside one of the folders; the resolved-path check below also keeps a
+        // symbolic link from pointing elsewhere.
+        guard let names = MediaPath.segments(of: path), let name = names.last,
+              let contentType = MediaPath.contentType(of: name) else { throw HTTPError(.fileNotFound) }
+        for folder in folders {
+            let url = names.reduce(folder) { $0.appendingPathComponent(String($1), isDirectory: false) }
+                .resolvingSymlinksInPath()
+            guard url.path.hasPrefix(folder.path + "/"),
+                  let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+                  attributes[.type] as? FileAttributeType == .typeRegular,
+                  let size = attributes[.size] as? Int, size <= Self.maxBytes,
+                  let data = FileManager.default.contents(atPath: url.path) else { continue }
+            var headers = Headers()
+            headers.set("Content-Type", contentType)
+            headers.set("Cache-Control", Self.cacheControl)
+            headers.set("X-Content-Type-Options", "nosniff")
+            // An SVG opened on its own is a document that could run script; it may not, nor load anything.
+            headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+            return Response(status: .ok, headers: headers, body: [UInt8](data))
+        }
+        throw HTTPError(.fileNotFound)
+    }
+}

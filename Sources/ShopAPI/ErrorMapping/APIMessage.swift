@@ -1,0 +1,158 @@
+import HTTP
+import Localization
+import ShopCore
+
+/// Every error message the shop's API sends beyond the HTTP layer's own (`HTTPMessage`) and input
+/// validation (`ValidationRule`): one case per message, with its status, stable `code`, and wording in
+/// Chinese and English. The `{name}` placeholders are filled where the error is mapped.
+enum APIMessage: String, ErrorMessage {
+    // Accounts
+    case codeCooldown, codeLimitReached, invalidCode, phoneTaken, invalidCredentials, tooManyAttempts, unauthorized
+    // Catalogue
+    case productNotFound, categoryNotFound
+    // Cart and stock
+    case cartLimitExceeded, outOfStock, soldOut, skuNotFound, cartLineNotFound
+    // Addresses
+    case addressNotFound, addressLimitExceeded
+    // Orders
+    case idempotencyKeyRequired, idempotencyKeyReused, orderNotFound, cartEmpty, tooManyUnpaidOrders, orderStateConflict
+    // Payments
+    case unknownProvider, providerUnavailable, invalidSignature, malformedNotification, amountMismatch, unknownOrder
+    case orderNotPayable
+    // Social
+    case userNotFound, authorNotFound, articleNotFound, commentNotFound, articleCategoryNotFound, cannotFollowSelf
+    case deleteOthersComment, changeOthersArticle, notAnAuthor, invalidReplyTo, titleTaken, invalidCursor
+    // The database, files
+    case databaseUnreachable, databaseBusy, fileNotFound, documentNotDeployed
+
+    var status: Status { entry.status }
+    var code: String { entry.code }
+    var template: LocalizedText { LocalizedText(zh: entry.zh, en: entry.en) }
+
+    private var entry: (status: Status, code: String, zh: String, en: String) {
+        switch self {
+        case .codeCooldown:
+            (.tooManyRequests, "code_cooldown", "验证码已发送，请 {seconds} 秒后再试。",
+             "A code was sent recently; ask again in {seconds} seconds.")
+        case .codeLimitReached:
+            (.tooManyRequests, "rate_limited", "今天获取验证码的次数太多了，请稍后再试。", "Too many codes requested today; try again later.")
+        case .invalidCode:
+            (.unprocessableEntity, "invalid_code", "验证码错误、已过期或已使用，请重新获取。",
+             "The code is wrong, expired or already used. Ask for a new one.")
+        case .phoneTaken:
+            (.conflict, "phone_taken", "这个手机号已经注册过了。", "This phone number already has an account.")
+        case .invalidCredentials:
+            (.unauthorized, "invalid_credentials", "手机号或密码错误。", "Wrong phone number or password.")
+        case .tooManyAttempts:
+            (.tooManyRequests, "too_many_attempts", "失败次数太多，请 {seconds} 秒后再试。",
+             "Too many failed attempts; try again in {seconds} seconds.")
+        case .unauthorized:
+            (.unauthorized, "unauthorized", "请先登录：登录信息缺失、已过期或已失效。",
+             "Sign in first: the token is missing, expired or revoked.")
+
+        case .productNotFound:
+            (.notFound, "not_found", "商品不存在或已下架。", "No such product on sale.")
+        case .categoryNotFound:
+            (.notFound, "not_found", "没有这个分类。", "No such category.")
+
+        case .cartLimitExceeded:
+            // The Floral client's own words for the cap: enterprise purchases go through customer service.
+            (.unprocessableEntity, "cart_limit_exceeded", "亲，企业采购请联系我们客服",
+             "Buying for a company? Please contact our customer service.")
+        case .outOfStock:
+            (.conflict, "out_of_stock", "{sku} 只剩 {available} 件", "{sku} has only {available} in stock.")
+        case .soldOut:
+            (.conflict, "out_of_stock", "{sku} 已售罄", "{sku} is sold out.")
+        case .skuNotFound:
+            (.notFound, "not_found", "这件商品不存在或已下架。", "No such SKU on sale.")
+        case .cartLineNotFound:
+            (.notFound, "not_found", "购物车里没有这件商品。", "No such cart line.")
+
+        case .addressNotFound:
+            (.notFound, "not_found", "没有这个地址。", "No such address.")
+        case .addressLimitExceeded:
+            (.unprocessableEntity, "address_limit_exceeded", "地址簿最多保存 {max} 个地址。",
+             "An address book holds at most {max} addresses.")
+
+        case .idempotencyKeyRequired:
+            (.badRequest, "idempotency_key_required", "请发送 1 到 {max} 个字符的 Idempotency-Key 请求头。",
+             "Send an Idempotency-Key header of 1 to {max} characters.")
+        case .idempotencyKeyReused:
+            (.conflict, "idempotency_key_reused", "这个 Idempotency-Key 已用于另一个订单。",
+             "This Idempotency-Key was already used for a different order.")
+        case .orderNotFound:
+            (.notFound, "not_found", "没有这个订单。", "No such order.")
+        case .cartEmpty:
+            (.unprocessableEntity, "cart_empty", "请至少选择一件购物车里的商品再结算。", "Select at least one cart line to check out.")
+        case .tooManyUnpaidOrders:
+            (.unprocessableEntity, "too_many_unpaid_orders", "你已有 {max} 个待付款的订单，请先付款或取消一个再下单。",
+             "You already have {max} unpaid orders: pay or cancel one before placing another.")
+        case .orderStateConflict:
+            (.conflict, "order_state_conflict", "订单{status}，不能{action}。", "Cannot {action} an order that is {status}.")
+
+        case .unknownProvider:
+            (.notFound, "not_found", "没有这种支付方式。", "No such payment provider.")
+        case .providerUnavailable:
+            (.unprocessableEntity, "provider_unavailable", "本店还没有开通{provider}。", "{provider} is not configured on this shop.")
+        case .invalidSignature:
+            (.badRequest, "invalid_signature", "支付通知的签名无效：{reason}。", "The notification is not validly signed: {reason}.")
+        case .malformedNotification:
+            (.badRequest, "invalid_request", "无法读取支付通知：{reason}。", "The notification could not be read: {reason}.")
+        case .amountMismatch:
+            (.badRequest, "amount_mismatch", "金额或币种与订单不符。", "Amount or currency differ from the order's.")
+        case .unknownOrder:
+            (.badRequest, "unknown_order", "没有这个订单号。", "No order has that number.")
+        case .orderNotPayable:
+            (.conflict, "order_state_conflict", "订单{status}，不能付款。", "An order that is {status} cannot be paid.")
+
+        case .userNotFound:
+            (.notFound, "not_found", "没有这个用户。", "No such user.")
+        case .authorNotFound:
+            (.notFound, "not_found", "没有这位专栏作者。", "No such column author.")
+        case .articleNotFound:
+            (.notFound, "not_found", "文章不存在或已删除。", "No such article.")
+        case .commentNotFound:
+            (.notFound, "not_found", "评论不存在或已删除。", "No such comment.")
+        case .articleCategoryNotFound:
+            (.notFound, "not_found", "没有这个文章分类。", "No such article category.")
+        case .cannotFollowSelf:
+            (.unprocessableEntity, "cannot_follow_self", "不能关注自己。", "You cannot follow yourself.")
+        case .deleteOthersComment:
+            (.forbidden, "forbidden", "只有评论者本人可以删除这条评论。", "Only its writer can delete a comment.")
+        case .changeOthersArticle:
+            (.forbidden, "forbidden", "只有作者本人可以修改这篇文章。", "Only its author can change this article.")
+        case .notAnAuthor:
+            (.forbidden, "not_an_author", "只有专栏作者可以发布或编辑文章。", "Only column authors can publish or edit articles.")
+        case .invalidReplyTo:
+            (.unprocessableEntity, "invalid_reply_to", "只能回复同一篇文章下的评论。", "reply_to must be a comment on the same article.")
+        case .titleTaken:
+            (.conflict, "title_taken", "你已经有一篇同样标题的文章了。", "You already have an article with this title.")
+        case .invalidCursor:
+            (.badRequest, "validation_failed", "cursor 无效：请使用服务器给出的值。", "cursor is not one this server gave out.")
+
+        case .databaseUnreachable:
+            (.serviceUnavailable, "database_unavailable", "暂时连不上数据库，请稍后再试。",
+             "The database cannot be reached right now. Try again shortly.")
+        case .databaseBusy:
+            (.serviceUnavailable, "database_unavailable", "店里太忙，暂时连不上数据库，请稍后再试。",
+             "The shop is too busy to reach its database right now. Try again shortly.")
+        case .fileNotFound:
+            (.notFound, "not_found", "没有这个文件。", "No such file.")
+        case .documentNotDeployed:
+            (.notFound, "not_found", "服务器旁没有部署 openapi.json。", "openapi.json is not deployed beside this server.")
+        }
+    }
+}
+
+extension HTTPError {
+    /// The error `message` describes, its placeholders filled from `arguments`.
+    init(_ message: APIMessage, _ arguments: [String: LocalizedText] = [:], field: String? = nil, retryAfter: Int? = nil) {
+        self.init(message.status, code: message.code, message: message.template.filling(arguments), field: field,
+                  retryAfter: retryAfter)
+    }
+
+    /// A 400 `validation_failed` for input that breaks a rule, worded as `ValidationError` words it.
+    init(_ error: ValidationError) {
+        self.init(.badRequest, code: "validation_failed", message: error.message, field: error.field)
+    }
+}

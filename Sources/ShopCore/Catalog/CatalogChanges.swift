@@ -1,0 +1,30 @@
+import SQL
+
+/// The catalogue's change counters (migration 0015): triggers move them in the same transaction
+/// as any change to a product, its SKUs and images, or a category, so a version read from the
+/// database says whether a copy made earlier, on this node or another, is still what the
+/// database holds.
+struct CatalogChanges {
+    /// Counters in the table, one per `product_id % shards` (the migration's CHECK says the same).
+    static let shards: Int64 = 64
+
+    /// What a product page shows moved: its own counter (shared with the ids ≡ it mod `shards`).
+    func version(of product: ProductID, _ db: any SQLConnection) throws -> Int64 {
+        let shard = ((product.rawValue % Self.shards) + Self.shards) % Self.shards
+        return try db.scalarInt("SELECT version FROM catalog_changes WHERE shard = \(shard)") ?? 0
+    }
+
+    /// Anything in the catalogue moved: the sum of the counters (each only ever goes up).
+    func version(_ db: any SQLConnection) throws -> Int64 {
+        try db.scalarInt("SELECT CAST(SUM(version) AS BIGINT) FROM catalog_changes") ?? 0
+    }
+}
+
+/// A catalogue read by a caller that may already hold the answer at some version.
+public enum Versioned<Value: Sendable>: Sendable {
+    /// Nothing the read covers changed since the caller's version: its copy is current.
+    case unchanged
+    /// The answer as the database holds it now, read in the same transaction as `version`
+    /// (nil for a read that is not to be kept, such as a search, recorded each time it is made).
+    case current(Value, version: Int64?)
+}

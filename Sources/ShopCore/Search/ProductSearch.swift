@@ -1,0 +1,234 @@
+import SQL
+
+/// A product search's page and total, found without ranking every match.
+///
+/// Relevance ranks in tiers: first the products whose category (or a parent category) the query
+/// names, then, in each of those two groups, title matches, subtitle matches, description matches;
+/// within a tier best sellers first (then newest id). Each tier's size comes from the index (and is
+/// cached per catalogue version), which tells which tiers the page falls in and where. Each tier's
+/// slice is then read one of two ways, whichever touches fewer rows:
+///
+/// - from the index, ranking the tier's matches (few matches);
+/// - walking on-sale products best-selling first and keeping the tier's, stopping at the page
+///   (many matches: for a two-character query with thousands of hits, page 1 is a few hundred
+///   rows in).
+///
+/// Other sorts rank all matches as one tier: best sellers first is read like a relevance tier,
+/// the rest from the index.
+struct ProductSearch {
+    let totals: SearchTotals
+
+    /// Where the request wants its matches.
+    struct Request {
+        /// The folded query.
+        let text: String
+        /// Conditions on `p` besides the search (category, price); `key` names them for the cache.
+        let filters: [SQL]
+        let key: SearchTotals.Key
+        /// `nil` for relevance, else the order of all matches on `p`.
+        let order: SQL?
+        let page: PageRequest
+    }
+
+    /// One tier: which products (by first matching field, by named category).
+    struct Tier: Equatable {
+        let scope: SearchMatch.Scope
+        /// Whether the product is in a named category; `nil`: either.
+        let named: Bool?
+    }
+
+    static let relevanceOrder: SQL = "p.sales DESC, p.id DESC"
+
+    /// The relevance tiers, best first.
+    static func tiers(named: [CategoryID]) -> [Tier] {
+        let fields = SearchMatch.Field.allCases.map { SearchMatch.Scope.field($0) }
+        if named.isEmpty { return fields.map { Tier(scope: $0, named: nil) } }
+        return [true, false].flatMap { isNamed in fields.map { Tier(scope: $0, named: isNamed) } }
+    }
+
+    /// The ids of the page, in order, and how many products match in all.
+    func page(_ request: Request, _ db: any SQLConnection) throws -> (ids: [ProductID], total: Int) {
+        let match = SearchMatch(text: request.text, dialect: db.dialect)
+        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        let counts = try self.counts(match, request, version: version, db)
+        let total = counts.tiers.reduce(0, +)
+        guard request.page.offset < total else { return ([], total) }
+
+        let reader = TierReader(match: match, filters: request.filters, named: counts.named,
+                                onSale: try onSale(version: version, db))
+        guard let order = request.order else {
+            var ids: [ProductID] = []
+            var skip = request.page.offset
+            for (tier, count) in zip(Self.tiers(named: counts.named), counts.tiers) {
+                if skip >= count {
+                    skip -= count
+                    continue
+                }
+                let take = min(request.page.perPage - ids.count, count - skip)
+                ids += try reader.read(tier, count: count, offset: skip, limit: take, db)
+                skip = 0
+                if ids.count == request.page.perPage { break }
+            }
+            return (ids, total)
+        }
+        let ids = try reader.read(Tier(scope: .any, named: nil), count: total, offset: request.page.offset,
+                                  limit: request.page.perPage, order: order, db)
+        return (ids, total)
+    }
+
+    /// The titles of up to `limit` on-sale products whose title contains the folded `text`, best
+    /// sellers first (for suggestions).
+    func titleMatches(_ text: String, limit: Int, _ db: any SQLConnection) throws -> [String] {
+        let match = SearchMatch(text: text, dialect: db.dialect)
+        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        let request = Request(text: text, filters: [], key: SearchTotals.Key(text: Array(text.utf8), category: nil, minPrice: nil, maxPrice: nil),
+                              order: nil, page: try PageRequest(page: 1, perPage: limit))
+        let counts = try self.counts(match, request, version: version, db)
+        let titles = counts.named.isEmpty ? counts.tiers[0] : counts.tiers[0] + counts.tiers[3]
+        let reader = TierReader(match: match, filters: [], named: [], onSale: try onSale(version: version, db))
+        let ids = try reader.read(Tier(scope: .field(.title), named: nil), count: titles, offset: 0, limit: limit, db)
+        guard !ids.isEmpty else { return [] }
+        var byID: [ProductID: String] = [:]
+        for row in try db.query("SELECT id, title FROM products WHERE id IN (\(list: ids))") {
+            byID[try row.decode("id")] = try row.decode("title")
+        }
+        return ids.compactMap { byID[$0] }
+    }
+
+    private func counts(_ match: SearchMatch, _ request: Request, version: Int64, _ db: any SQLConnection) throws -> SearchTotals.Counts {
+        if let cached = totals.counts(for: request.key, at: version) { return cached }
+        let counts = try count(match, request, db)
+        totals.remember(counts, for: request.key, at: version)
+        return counts
+    }
+
+    private func onSale(version: Int64, _ db: any SQLConnection) throws -> Int {
+        if let cached = totals.onSale(at: version) { return cached }
+        let onSale = Int(try db.scalarInt("SELECT COUNT(*) FROM products WHERE status = \(ProductStatus.onSale)") ?? 0)
+        totals.remember(onSale: onSale, at: version)
+        return onSale
+    }
+
+    /// The categories the query names and the size of each relevance tier.
+    private func count(_ match: SearchMatch, _ request: Request, _ db: any SQLConnection) throws -> SearchTotals.Counts {
+        let named = try namedCategories(match, db)
+        var counts: [Int]
+        if request.filters.isEmpty {
+            counts = try match.countsByField(db)
+        } else {
+            counts = try SearchMatch.Field.allCases.map { field in
+                try joinedCount(match, .field(field), request.filters, db)
+            }
+        }
+        if !named.isEmpty {
+            let inNamed: SQL = "p.category_id IN (\(list: named))"
+            let namedCounts = try SearchMatch.Field.allCases.map { field in
+                try joinedCount(match, .field(field), request.filters + [inNamed], db)
+            }
+            counts = namedCounts + zip(counts, namedCounts).map { $0 - $1 }
+        }
+        return SearchTotals.Counts(named: named, tiers: counts)
+    }
+
+    private func joinedCount(_ match: SearchMatch, _ scope: SearchMatch.Scope, _ filters: [SQL], _ db: any SQLConnection) throws -> Int {
+        let (from, condition) = match.source(scope)
+        let conditions = ([condition] + filters).joined(separator: " AND ")
+        return Int(try db.scalarInt("SELECT COUNT(*) FROM \(from) WHERE \(conditions)") ?? 0)
+    }
+
+    /// Categories whose name is the query (folded), and every category under them.
+    private func namedCategories(_ match: SearchMatch, _ db: any SQLConnection) throws -> [CategoryID] {
+        let name: SQL = switch db.dialect {
+        case .sqlite: "lower(name)"
+        case .postgresql: "search_fold(name)"
+        }
+        return try db.query("""
+            WITH RECURSIVE named(id) AS (
+                SELECT id FROM categories WHERE \(name) = \(match.text)
+                UNION SELECT c.id FROM categories c JOIN named ON c.parent_id = named.id)
+            SELECT id FROM named ORDER BY id
+            """).map { try $0.decode("id") }
+    }
+}
+
+/// Reads a slice of one tier, from the index or by walking the best sellers.
+private struct TierReader {
+    let match: SearchMatch
+    let filters: [SQL]
+    let named: [CategoryID]
+    let onSale: Int
+
+    /// The products of `tier` ranked `offset ..< offset + limit` by `order` (relevance: best
+    /// sellers first), given that the tier holds `count` of them.
+    func read(_ tier: ProductSearch.Tier, count: Int, offset: Int, limit: Int,
+              order: SQL = ProductSearch.relevanceOrder, _ db: any SQLConnection) throws -> [ProductID] {
+        guard order == ProductSearch.relevanceOrder, count > 0 else {
+            return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
+        }
+        // A walk keeps about count/onSale of the products it passes; reading the tier from the
+        // index costs about one row per match. Walk when that costs less: on SQLite a walked row
+        // (the product's text) costs a little more than an indexed match; on PostgreSQL less (a
+        // match from pg_trgm is rechecked, one from search_grams joined row by row).
+        let expected = Double(offset + limit) * Double(max(onSale, count)) / Double(count)
+        let rows = Int((expected * 1.5).rounded(.up)) + 32
+        let walkIsCheaper = switch db.dialect {
+        case .sqlite: 3 * rows < 2 * count
+        case .postgresql: rows < 4 * count
+        }
+        guard walkIsCheaper, rows < onSale else {
+            return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
+        }
+        let found = try walking(tier, rows: rows, offset: offset, limit: limit, db)
+        guard found.count < limit else { return found }
+        // The matches are not spread evenly (similar products imported together sell alike).
+        // SQLite: walk the best sellers' index against the tier's ids from the search index, which
+        // reads no text and stops at the page wherever it is. PostgreSQL plans that walk as a
+        // probe of each product's text (thousands of rows read): rank the tier's matches instead.
+        switch db.dialect {
+        case .sqlite: return try walkingIndex(tier, offset: offset, limit: limit, db)
+        case .postgresql: return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
+        }
+    }
+
+    private func namedCondition(_ named: Bool?, alias: String) -> SQL? {
+        guard let named, !self.named.isEmpty else { return nil }
+        let column = SQL(stringLiteral: "\(alias).category_id")
+        return named ? "\(column) IN (\(list: self.named))" : "\(column) NOT IN (\(list: self.named))"
+    }
+
+    private func fromIndex(_ tier: ProductSearch.Tier, offset: Int, limit: Int, order: SQL, _ db: any SQLConnection) throws -> [ProductID] {
+        let (from, condition) = match.source(tier.scope)
+        let conditions = ([condition] + filters + [namedCondition(tier.named, alias: "p")].compactMap { $0 })
+            .joined(separator: " AND ")
+        return try db.query("SELECT p.id FROM \(from) WHERE \(conditions) ORDER BY \(order) LIMIT \(limit) OFFSET \(offset)")
+            .map { try $0.decode("id") }
+    }
+
+    /// The tier's products among the `rows` best-selling on-sale products that pass the filters.
+    private func walking(_ tier: ProductSearch.Tier, rows: Int, offset: Int, limit: Int, _ db: any SQLConnection) throws -> [ProductID] {
+        let walked = (["p.status = \(ProductStatus.onSale)"] + filters).joined(separator: " AND ")
+        // The text read: the product's own row on SQLite, its folded copy on PostgreSQL.
+        let (columns, text, alias): (SQL, SQL, String) = switch db.dialect {
+        case .sqlite: (", p.title, p.subtitle, p.description", "", "w")
+        case .postgresql: ("", "JOIN search_texts t ON t.product_id = w.id", "t")
+        }
+        let kept = ([match.predicate(tier.scope, alias: alias)] + [namedCondition(tier.named, alias: "w")].compactMap { $0 })
+            .joined(separator: " AND ")
+        return try db.query("""
+            SELECT w.id FROM (
+                SELECT p.id, p.sales, p.category_id\(columns) FROM products p
+                WHERE \(walked) ORDER BY p.sales DESC, p.id DESC LIMIT \(rows)) w \(text)
+            WHERE \(kept) ORDER BY w.sales DESC, w.id DESC LIMIT \(limit) OFFSET \(offset)
+            """).map { try $0.decode("id") }
+    }
+
+    /// SQLite: the tier's products in best-seller order, walking that index and keeping the ids the
+    /// FTS5 table gives for the tier.
+    private func walkingIndex(_ tier: ProductSearch.Tier, offset: Int, limit: Int, _ db: any SQLConnection) throws -> [ProductID] {
+        let conditions = (["p.status = \(ProductStatus.onSale)", "p.id IN (\(match.ids(tier.scope)))"] + filters
+            + [namedCondition(tier.named, alias: "p")].compactMap { $0 }).joined(separator: " AND ")
+        return try db.query("""
+            SELECT p.id FROM products p INDEXED BY products_by_sales WHERE \(conditions) ORDER BY \(ProductSearch.relevanceOrder) LIMIT \(limit) OFFSET \(offset)
+            """).map { try $0.decode("id") }
+    }
+}

@@ -1,0 +1,129 @@
+import SQL
+
+/// Keeps the search index in step with `products`: SQLite's FTS5 table `search_fts`; PostgreSQL's
+/// gram table `search_grams` and `search_texts` (the folded text, under a pg_trgm index). All hold
+/// on-sale products only.
+///
+/// Whoever changes a product's title, subtitle, description or status calls `reindex` in the same
+/// transaction, once for all the products it changed (the catalogue import does); `shop db copy`
+/// calls `rebuild` on the new PostgreSQL database, whose `products` arrive without the index.
+/// (Not triggers: SQLite's FTS5 writes a segment per statement that touches it, so a trigger per
+/// product turned an import into thousands of tiny segments and their merging.)
+public struct SearchIndex: Sendable {
+    public init() {}
+
+    /// Products per statement.
+    static let productsPerBatch = 1_000
+    /// PostgreSQL: grams per INSERT.
+    static let gramsPerInsert = 20_000
+
+    /// Rewrites the index entries of these products from what `products` holds now (none for a
+    /// product that is off sale or gone).
+    func reindex(_ products: [ProductID], _ db: any SQLConnection) throws {
+        var pending = Pending()
+        var start = 0
+        while start < products.count {
+            let batch = products[start..<min(start + Self.productsPerBatch, products.count)]
+            start += Self.productsPerBatch
+            switch db.dialect {
+            case .sqlite:
+                try db.run("DELETE FROM search_fts WHERE rowid IN (\(list: batch))")
+                try db.run("""
+                    INSERT INTO search_fts (rowid, title, subtitle, description)
+                    SELECT id, title, subtitle, description FROM products WHERE id IN (\(list: batch)) AND status = \(ProductStatus.onSale)
+                    """)
+            case .postgresql:
+                try db.run("DELETE FROM search_grams WHERE product_id IN (\(list: batch))")
+                try db.run("DELETE FROM search_texts WHERE product_id IN (\(list: batch))")
+                try add(try db.query("""
+                    SELECT id, title, subtitle, description FROM products WHERE id IN (\(list: batch)) AND status = \(ProductStatus.onSale)
+                    """), to: &pending, db)
+            }
+        }
+        try pending.flush(db)
+        if db.dialect == .postgresql { try Self.mergePendingTrigrams(db) }
+    }
+
+    /// New rows of a GIN index wait in its pending list, which every search reads until a vacuum
+    /// merges it (and the planner, seeing it, avoids the index): merge them now, once per batch of
+    /// writes, far cheaper than entering each row into the index as it comes.
+    private static func mergePendingTrigrams(_ db: any SQLConnection) throws {
+        _ = try db.query("SELECT gin_clean_pending_list(CAST('search_texts_trgm' AS regclass)) AS merged")
+    }
+
+    /// PostgreSQL: every on-sale product's grams, from nothing (SQLite's index travels with its file).
+    public func rebuild(_ db: any SQLConnection) throws {
+        guard db.dialect == .postgresql else { return }
+        try db.run("DELETE FROM search_grams")
+        try db.run("DELETE FROM search_texts")
+        var pending = Pending()
+        var after: Int64 = 0
+        while true {
+            let rows = try db.query("""
+                SELECT id, title, subtitle, description FROM products
+                WHERE status = \(ProductStatus.onSale) AND id > \(after) ORDER BY id LIMIT \(Self.productsPerBatch)
+                """)
+            guard let last = rows.last else { break }
+            try add(rows, to: &pending, db)
+            after = try last.decode("id")
+        }
+        try pending.flush(db)
+        try Self.mergePendingTrigrams(db)
+        try db.execute(script: "ANALYZE search_grams; ANALYZE search_texts")
+    }
+
+    /// Writes the folded text of these products and queues their grams.
+    private func add(_ rows: [Row], to pending: inout Pending, _ db: any SQLConnection) throws {
+        var texts: [SQL] = []
+        for row in rows {
+            let id: Int64 = try row.decode("id")
+            let title: String = try row.decode("title")
+            let subtitle: String = try row.decode("subtitle")
+            let description: String = try row.decode("description")
+            texts.append("(\(id), \(SearchText.fold(title)), \(SearchText.fold(subtitle)), \(SearchText.fold(description)))")
+            for (gram, field) in SearchText.grams(title: title, subtitle: subtitle, description: description) {
+                pending.append(gram: gram, field: field, product: id)
+            }
+            if pending.count >= Self.gramsPerInsert { try pending.flush(db) }
+        }
+        guard !texts.isEmpty else { return }
+        try db.run("INSERT INTO search_texts (product_id, title, subtitle, description) VALUES \(texts.joined(separator: ", "))")
+    }
+
+    /// Grams waiting to be written, as three PostgreSQL array literals: one INSERT … unnest() writes
+    /// thousands of rows, where a statement per row made imports crawl.
+    private struct Pending {
+        var grams = "{"
+        var fields = "{"
+        var products = "{"
+        var count = 0
+
+        mutating func append(gram: String, field: Int, product: Int64) {
+            if count > 0 {
+                grams += ","
+                fields += ","
+                products += ","
+            }
+            grams += "\""
+            for scalar in gram.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { grams += "\\" }
+                grams.unicodeScalars.append(scalar)
+            }
+            grams += "\""
+            fields += String(field)
+            products += String(product)
+            count += 1
+        }
+
+        mutating func flush(_ db: any SQLConnection) throws {
+            guard count > 0 else { return }
+            let literals = (grams: grams + "}", fields: fields + "}", products: products + "}")
+            try db.run("""
+                INSERT INTO search_grams (gram, field, product_id)
+                SELECT * FROM unnest(CAST(\(literals.grams) AS text[]), CAST(\(literals.fields) AS smallint[]),
+                                     CAST(\(literals.products) AS bigint[]))
+                """)
+            self = Pending()
+        }
+    }
+}
