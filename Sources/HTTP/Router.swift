@@ -45,8 +45,9 @@ public struct Router: Sendable {
     struct Endpoint: Sendable {
         /// Position among all routes as added: among equally specific patterns the first wins.
         let order: Int
-        /// The pattern as added, e.g. `/api/v1/products/:id`.
-        let pattern: String
+        /// The pattern as added (e.g. `/api/v1/products/:id`) and `order`, as the router reports
+        /// them to `Context.matchedRoute`.
+        let route: MatchedRoute.Route
         /// The name of each parameter segment, in path order.
         let parameterNames: [String]
         let responder: Responder
@@ -70,7 +71,8 @@ public struct Router: Sendable {
                         let names = segments.compactMap { segment -> String? in
                             if case .parameter(let name) = segment { name } else { nil }
                         }
-                        endpoints[entry.route.method] = Endpoint(order: entry.order, pattern: entry.route.pattern, parameterNames: names,
+                        let matched = MatchedRoute.Route(pattern: entry.route.pattern, index: entry.order)
+                        endpoints[entry.route.method] = Endpoint(order: entry.order, route: matched, parameterNames: names,
                                                                  responder: entry.route.responder)
                     }
                     continue
@@ -151,7 +153,7 @@ public struct Router: Sendable {
     /// Hands the request to `endpoint` with its parameters (`values`, in path order), and reports
     /// the route to whoever asked in the context.
     private static func call(_ endpoint: Endpoint, values: [String], _ request: Request, _ context: Context) throws -> Response {
-        context.matchedRoute?.set(endpoint.pattern, index: endpoint.order)
+        context.matchedRoute?.set(endpoint.route)
         if endpoint.parameterNames.isEmpty && request.parameters.isEmpty { return try endpoint.responder(request, context) }
         var request = request
         var parameters: [String: String] = Dictionary(minimumCapacity: endpoint.parameterNames.count)
