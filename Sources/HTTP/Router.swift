@@ -41,8 +41,9 @@ public final class Routes {
 /// pattern's handlers keyed by method at its end: a lookup walks the path once (trying a
 /// parameter only where the segment could also be one) instead of testing every route.
 public struct Router: Sendable {
-    /// One handler at the end of a pattern.
-    struct Endpoint: Sendable {
+    /// One handler at the end of a pattern. A class: every request copies the one it reaches out
+    /// of the router's dictionaries, and one shared reference is cheaper to copy than four.
+    final class Endpoint: Sendable {
         /// Position among all routes as added: among equally specific patterns the first wins.
         let order: Int
         /// The pattern as added (e.g. `/api/v1/products/:id`) and `order`, as the router reports
@@ -51,6 +52,13 @@ public struct Router: Sendable {
         /// The name of each parameter segment, in path order.
         let parameterNames: [String]
         let responder: Responder
+
+        init(order: Int, route: MatchedRoute.Route, parameterNames: [String], responder: @escaping Responder) {
+            self.order = order
+            self.route = route
+            self.parameterNames = parameterNames
+            self.responder = responder
+        }
     }
 
     /// The patterns that continue past one segment position.
