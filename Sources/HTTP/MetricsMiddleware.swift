@@ -96,9 +96,15 @@ private final class KnownSeries: Sendable {
         }
     }
 
-    struct Series: Sendable {
+    /// A class, so a request copies one reference out of the dictionary instead of three.
+    final class Series: Sendable {
         let requests: Counter.Series
         let duration: Histogram.Series
+
+        init(requests: Counter.Series, duration: Histogram.Series) {
+            self.requests = requests
+            self.duration = duration
+        }
     }
 
     let series = Mutex<[Key: Series]>([:])
