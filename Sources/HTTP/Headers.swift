@@ -1,6 +1,13 @@
 /// HTTP header fields, matched case-insensitively, in the order they were added.
 public struct Headers: Sendable, Sequence {
-    private var fields: [(name: String, value: String)] = []
+    /// A struct, not a tuple: an array of tuples is destroyed element by element through the
+    /// runtime's generic tuple witness, which cost more than building the fields.
+    fileprivate struct Field: Sendable {
+        let name: String
+        let value: String
+    }
+
+    private var fields: [Field] = []
 
     public init() {}
 
@@ -26,7 +33,7 @@ public struct Headers: Sendable, Sequence {
     /// Adds a field, keeping any existing one of the same name.
     public mutating func add(_ name: String, _ value: String) {
         reserveForFirstField()
-        fields.append((name, value))
+        fields.append(Field(name: name, value: value))
     }
 
     /// Replaces every field of that name with one value.
@@ -35,7 +42,7 @@ public struct Headers: Sendable, Sequence {
             fields.removeAll { Self.sameName($0.name, name) }
         }
         reserveForFirstField()
-        fields.append((name, value))
+        fields.append(Field(name: name, value: value))
     }
 
     /// A message seldom has one field alone (a response gets its content type, then its request
@@ -52,7 +59,16 @@ public struct Headers: Sendable, Sequence {
         }
     }
 
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
-        fields.makeIterator()
+    public func makeIterator() -> Iterator {
+        Iterator(fields: fields.makeIterator())
+    }
+
+    /// Each field as `(name, value)`, in order.
+    public struct Iterator: IteratorProtocol {
+        fileprivate var fields: IndexingIterator<[Field]>
+
+        public mutating func next() -> (name: String, value: String)? {
+            fields.next().map { ($0.name, $0.value) }
+        }
     }
 }

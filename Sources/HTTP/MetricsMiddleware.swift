@@ -4,7 +4,20 @@ import Synchronization
 /// Where the router writes the route it matched, for middleware outside it to read afterwards.
 /// The middleware puts a fresh one in the `Context` (`Context.matchedRoute`).
 public final class MatchedRoute: Sendable {
-    private let route = Mutex<(pattern: String, index: Int)?>(nil)
+    /// One route as the router reports it, made once when the router is built (so reporting it
+    /// stores one reference).
+    final class Route: Sendable {
+        let pattern: String
+        /// The route's position among all routes as added.
+        let index: Int
+
+        init(pattern: String, index: Int) {
+            self.pattern = pattern
+            self.index = index
+        }
+    }
+
+    private let route = Mutex<Route?>(nil)
 
     public init() {}
 
@@ -14,7 +27,7 @@ public final class MatchedRoute: Sendable {
     /// The route's position among all routes as added, nil when no route matched.
     var index: Int? { route.withLock { $0?.index } }
 
-    func set(_ pattern: String, index: Int) { route.withLock { $0 = (pattern, index) } }
+    func set(_ matched: Route) { route.withLock { $0 = matched } }
 }
 
 /// Counts every request by route pattern, method and status, and times it by route:
@@ -76,11 +89,22 @@ private final class KnownSeries: Sendable {
         /// Nil for a method outside `HTTPMethod` (counted as `other`).
         let method: HTTPMethod?
         let status: Int
+
+        /// One word to hash instead of three fields; the method is left to `==`.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(route &<< 32 ^ status)
+        }
     }
 
-    struct Series: Sendable {
+    /// A class, so a request copies one reference out of the dictionary instead of three.
+    final class Series: Sendable {
         let requests: Counter.Series
         let duration: Histogram.Series
+
+        init(requests: Counter.Series, duration: Histogram.Series) {
+            self.requests = requests
+            self.duration = duration
+        }
     }
 
     let series = Mutex<[Key: Series]>([:])

@@ -17,8 +17,7 @@ public struct Request: Sendable {
 
     public init(method: String, path: String, query: [String: String] = [:], headers: Headers = Headers(),
                 body: [UInt8] = [], remoteAddress: String = "127.0.0.1", clientAddress: String? = nil) {
-        // Almost always ASCII capitals already: only a lowercase or non-ASCII byte needs the mapping.
-        self.method = method.utf8.contains { $0 >= 0x61 } ? method.uppercased() : method
+        self.method = method.uppercased()
         self.path = path
         self.query = query
         self.headers = headers

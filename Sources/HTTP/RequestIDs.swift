@@ -4,13 +4,14 @@ import Synchronization
 ///
 /// A request id correlates log lines; it is no secret (a client may send its own). So instead of
 /// drawing 8 bytes from a CSPRNG per request, each id is a counter passed through a fixed
-/// permutation of 64-bit values (SplitMix64's finaliser, keyed by a random seed): distinct
-/// counters give distinct ids, and ids from two processes with different seeds do not line up.
+/// permutation of 64-bit values (SplitMix64's finaliser, started at a random seed): distinct
+/// counters give distinct ids, and two processes repeat each other's ids only if their seeds lie
+/// fewer requests apart than they serve (for n requests, odds of about n / 2^63).
 public final class RequestIDGenerator: Sendable {
     private let seed: UInt64
     private let counter = Atomic<UInt64>(0)
 
-    /// `seed`: random bytes (8 are used, fewer are padded with zeros), e.g. `SecureRandom().bytes(8)`.
+    /// `seed`: random bytes, of which the first 8 key the permutation, e.g. `SecureRandom().bytes(8)`.
     public init(seed: some Sequence<UInt8>) {
         self.seed = seed.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }

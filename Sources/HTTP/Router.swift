@@ -22,7 +22,7 @@ public final class Routes {
     /// Adds a route; `middleware` wraps only this route, the first outermost.
     public func add(_ method: HTTPMethod, _ pattern: String, middleware: [any Middleware] = [], use handler: @escaping Responder) {
         let segments = Router.split(pattern).map { part -> Segment in
-            part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
+            part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(part)
         }
         routes.append(Route(method: method.rawValue, pattern: pattern, segments: segments,
                             responder: middleware.wrapping(handler)))
@@ -41,15 +41,24 @@ public final class Routes {
 /// pattern's handlers keyed by method at its end: a lookup walks the path once (trying a
 /// parameter only where the segment could also be one) instead of testing every route.
 public struct Router: Sendable {
-    /// One handler at the end of a pattern.
-    struct Endpoint: Sendable {
+    /// One handler at the end of a pattern. A class: every request copies the one it reaches out
+    /// of the router's dictionaries, and one shared reference is cheaper to copy than four.
+    final class Endpoint: Sendable {
         /// Position among all routes as added: among equally specific patterns the first wins.
         let order: Int
-        /// The pattern as added, e.g. `/api/v1/products/:id`.
-        let pattern: String
+        /// The pattern as added (e.g. `/api/v1/products/:id`) and `order`, as the router reports
+        /// them to `Context.matchedRoute`.
+        let route: MatchedRoute.Route
         /// The name of each parameter segment, in path order.
         let parameterNames: [String]
         let responder: Responder
+
+        init(order: Int, route: MatchedRoute.Route, parameterNames: [String], responder: @escaping Responder) {
+            self.order = order
+            self.route = route
+            self.parameterNames = parameterNames
+            self.responder = responder
+        }
     }
 
     /// The patterns that continue past one segment position.
@@ -70,7 +79,8 @@ public struct Router: Sendable {
                         let names = segments.compactMap { segment -> String? in
                             if case .parameter(let name) = segment { name } else { nil }
                         }
-                        endpoints[entry.route.method] = Endpoint(order: entry.order, pattern: entry.route.pattern, parameterNames: names,
+                        let matched = MatchedRoute.Route(pattern: entry.route.pattern, index: entry.order)
+                        endpoints[entry.route.method] = Endpoint(order: entry.order, route: matched, parameterNames: names,
                                                                  responder: entry.route.responder)
                     }
                     continue
@@ -90,7 +100,7 @@ public struct Router: Sendable {
     private struct Match {
         let node: Node
         let specificity: Int
-        let values: [Substring]
+        let values: [String]
     }
 
     private let root: Node
@@ -130,7 +140,7 @@ public struct Router: Sendable {
         }
         let parts = Self.split(request.path)
         var best: [Match] = []
-        var values: [Substring] = []
+        var values: [String] = []
         Self.collect(root, parts, depth: 0, literals: 0, values: &values, into: &best)
         var chosen: (match: Match, endpoint: Endpoint)?
         for match in best {
@@ -150,20 +160,20 @@ public struct Router: Sendable {
 
     /// Hands the request to `endpoint` with its parameters (`values`, in path order), and reports
     /// the route to whoever asked in the context.
-    private static func call(_ endpoint: Endpoint, values: [Substring], _ request: Request, _ context: Context) throws -> Response {
-        context.matchedRoute?.set(endpoint.pattern, index: endpoint.order)
+    private static func call(_ endpoint: Endpoint, values: [String], _ request: Request, _ context: Context) throws -> Response {
+        context.matchedRoute?.set(endpoint.route)
         if endpoint.parameterNames.isEmpty && request.parameters.isEmpty { return try endpoint.responder(request, context) }
         var request = request
         var parameters: [String: String] = Dictionary(minimumCapacity: endpoint.parameterNames.count)
-        for (name, value) in zip(endpoint.parameterNames, values) { parameters[name] = String(value) }
+        for (name, value) in zip(endpoint.parameterNames, values) { parameters[name] = value }
         request.parameters = parameters
         return try endpoint.responder(request, context)
     }
 
     /// Adds to `best` every pattern below `node` that matches the rest of `parts`, keeping only the
     /// most specific; literal children are tried before the parameter child.
-    private static func collect(_ node: Node, _ parts: [Substring], depth: Int, literals: Int,
-                                values: inout [Substring], into best: inout [Match]) {
+    private static func collect(_ node: Node, _ parts: [String], depth: Int, literals: Int,
+                                values: inout [String], into best: inout [Match]) {
         guard depth < parts.count else {
             guard !node.endpoints.isEmpty else { return }
             if let first = best.first, first.specificity > literals { return }
@@ -172,7 +182,7 @@ public struct Router: Sendable {
             return
         }
         let part = parts[depth]
-        if let next = node.literals[String(part)] {
+        if let next = node.literals[part] {
             collect(next, parts, depth: depth + 1, literals: literals + 1, values: &values, into: &best)
         }
         if let next = node.parameter {
@@ -182,18 +192,20 @@ public struct Router: Sendable {
         }
     }
 
-    /// The non-empty segments between slashes, found byte by byte: splitting on a `Character`
-    /// would break the whole path into graphemes first.
-    static func split(_ path: String) -> [Substring] {
-        var segments: [Substring] = []
-        let bytes = path.utf8
-        var start = bytes.startIndex
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
-            if start < index { segments.append(path[start..<index]) }
-            start = bytes.index(after: index)
+    /// The non-empty segments between slashes, found in the UTF-8 bytes: splitting on a
+    /// `Character` would break the whole path into graphemes first.
+    static func split(_ path: String) -> [String] {
+        var path = path
+        return path.withUTF8 { bytes in
+            var segments: [String] = []
+            segments.reserveCapacity(8)
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                if start < index { segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
+                start = index + 1
+            }
+            return segments
         }
-        if start < bytes.endIndex { segments.append(path[start...]) }
-        return segments
     }
 }
 

@@ -22,7 +22,7 @@ public struct ShopAPI: Sendable {
         let requestID = RequestIDMiddleware(makeID: { ids.next() }) { request, response, id, ms in
             guard logger.minimumLevel <= .info else { return }
             logger.info("request", ["method": request.method, "path": request.path, "status": String(response.status.code),
-                                    "ms": String(format: "%.1f", ms), "id": id, "ip": request.clientAddress])
+                                    "ms": Self.tenths(ms), "id": id, "ip": request.clientAddress])
         }
         let errors = ErrorMiddleware(map: { error in
             shopMetrics.databaseError(error)
@@ -60,5 +60,13 @@ public struct ShopAPI: Sendable {
         self.responder = [requestID, counting, errors].wrapping { request, context in
             try router.respond(to: request, context: context)
         }
+    }
+
+    /// Milliseconds with one decimal (`12.3`, rounded half away from zero) for the access log:
+    /// `String(format: "%.1f")` went through Foundation's formatter, 11k instructions a request.
+    static func tenths(_ milliseconds: Double) -> String {
+        guard milliseconds.isFinite, milliseconds >= 0, milliseconds < 1e15 else { return String(milliseconds) }
+        let tenths = Int64((milliseconds * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }
