@@ -27,6 +27,7 @@ public final class Shop: Sendable {
     public let payments: PaymentService
     public let social: SocialService
     public let articles: ArticleService
+    public let favorites: FavoriteService
     public let articleImporter: ArticleImporter
     public let demoAuthors: DemoAuthorSeeder
     public let demo: DemoShopSeeder
@@ -61,6 +62,7 @@ public final class Shop: Sendable {
                                       clock: clock, logger: logger)
         social = SocialService(pool: pool, publicReads: reads, clock: clock)
         articles = ArticleService(pool: pool, publicReads: reads, clock: clock)
+        favorites = FavoriteService(pool: pool, clock: clock)
         articleImporter = ArticleImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
         demoAuthors = DemoAuthorSeeder(pool: pool, clock: clock)
         demo = DemoShopSeeder(catalog: catalogImporter, authors: demoAuthors, articles: articleImporter)

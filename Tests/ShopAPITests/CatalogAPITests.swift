@@ -116,7 +116,7 @@ struct CatalogAPITests {
         let response = try fixture.get("/api/v1/products/\(id)")
         #expect(response.status == 200)
         let body = response.json
-        #expect(Set(body.keys) == summaryKeys.union(["description", "images", "category_id", "attributes", "skus"]))
+        #expect(Set(body.keys) == summaryKeys.union(["description", "images", "category_id", "attributes", "skus", "favorites_count"]))
         #expect(body["id"] as? Int == Int(id))
         #expect(body["description"] as? String == "十一枝红玫瑰,一心一意")
         #expect(body["images"] as? [String] == ["https://img.example.com/rose-1.jpg", "https://img.example.com/rose-2.jpg"])

@@ -311,7 +311,7 @@ struct CatalogCachingTests {
         let nodes = try TwoNodes()
         let alice = try nodes.app.token(for: "13900000011")
         let bob = try nodes.app.token(for: "13900000012")
-        for path in catalogueRoutes + [try nodes.page("A")] {
+        for path in catalogueRoutes {
             let hers = try nodes.nodeA.send(path, token: alice)
             let his = try nodes.nodeA.send(path, token: bob)
             let anonymous = try nodes.nodeA.send(path)
@@ -321,6 +321,18 @@ struct CatalogCachingTests {
             #expect(hers.body == his.body && his.body == anonymous.body && uncached.body == his.body, "\(path)")
             #expect(hers.headers["Cache-Control"]?.contains("private") == false)
         }
+        // A product page says whether the signed-in caller keeps the product: read per caller and
+        // sent `private`; the anonymous page is the one shared body, without the field.
+        let page = try nodes.page("A")
+        _ = try nodes.app.send("PUT", "/api/v1/favorites/products/\(try nodes.product("A"))", token: alice)
+        let hers = try nodes.nodeA.send(page, token: alice)
+        let his = try nodes.nodeA.send(page, token: bob)
+        let anonymous = try nodes.nodeA.send(page)
+        #expect(hers.json["is_favorite"] as? Bool == true && his.json["is_favorite"] as? Bool == false)
+        #expect(anonymous.json["is_favorite"] == nil && anonymous.json["favorites_count"] as? Int == 1)
+        #expect(hers.headers["Cache-Control"] == "private, no-cache" && his.headers["Cache-Control"] == "private, no-cache")
+        #expect(anonymous.headers["Cache-Control"] == "no-cache")
+        #expect([hers, his, anonymous].allSatisfy { $0.headers["Vary"]?.contains("Authorization") == true })
 
         let search = try nodes.nodeA.send("/api/v1/products", query: ["q": "花束"], token: alice)
         let again = try nodes.nodeA.send("/api/v1/products", query: ["q": "花束"], token: alice,

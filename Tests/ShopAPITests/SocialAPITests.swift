@@ -493,7 +493,7 @@ struct SocialAPITests {
         expectError(try app.socialSend("GET", "/authors/\(plain.id)/articles"), 404, "not_found")
     }
 
-    @Test func articleJSONHasExactlyTheContractKeysAndLikedOnlyWhenSignedIn() throws {
+    @Test func articleJSONHasExactlyTheContractKeysAndLikedAndIsFavoriteOnlyWhenSignedIn() throws {
         let app = try TestAPI()
         let author = try app.socialAuthor("13800000001")
         let reader = try app.socialUser("13800000002")
@@ -501,7 +501,7 @@ struct SocialAPITests {
                                        "published_at": "2026-11-01T08:00:00Z"]])
         let category = try #require(socialItems(try app.socialSend("GET", "/article-categories")).first?["id"] as? Int)
         let created = try app.socialPublish("完整", by: author, extra: ["category_id": category, "summary": "摘要"])
-        #expect(Set(created.keys) == socialArticleKeys.union(["liked"]))
+        #expect(Set(created.keys) == socialArticleKeys.union(["liked", "is_favorite"]))
         let id = try #require(created["id"] as? Int)
 
         let anonymous = try app.socialSend("GET", "/articles/\(id)")
@@ -514,14 +514,14 @@ struct SocialAPITests {
         #expect(embedded["articles_count"] as? Int == 2)
 
         let signedIn = try app.socialSend("GET", "/articles/\(id)", token: reader.token)
-        #expect(Set(signedIn.json.keys) == socialArticleKeys.union(["liked"]))
+        #expect(Set(signedIn.json.keys) == socialArticleKeys.union(["liked", "is_favorite"]))
         #expect(Set((signedIn.json["author"] as? [String: Any] ?? [:]).keys) == socialProfileKeys.union(["is_following"]))
         for listing in [try app.socialSend("GET", "/articles"), try app.socialSend("GET", "/authors/\(author.id)/articles"),
                         try app.socialSend("GET", "/articles/top")] {
             #expect(socialItems(listing).allSatisfy { Set($0.keys) == socialArticleKeys })
         }
         let uncategorised = try app.socialPublish("无分类", by: author)
-        #expect(Set(uncategorised.keys) == socialArticleKeys.union(["liked"]))
+        #expect(Set(uncategorised.keys) == socialArticleKeys.union(["liked", "is_favorite"]))
         #expect(uncategorised["category_id"] is NSNull)
     }
 }

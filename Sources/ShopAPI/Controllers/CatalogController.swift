@@ -8,10 +8,12 @@ import ShopCore
 /// `cache` with the catalogue version they were read at, and served again only while one read
 /// of that version from the database (the same on every node) says nothing has changed. None
 /// of these bodies depends on who asks, so one copy serves everyone: a bearer token on
-/// `GET /products` only names the searcher of a search. A search's page is kept like a list's
+/// `GET /products` only names the searcher of a search (a signed-in product page, which says
+/// whether the caller keeps the product, is read per caller and never kept). A search's page is kept like a list's
 /// (any change to any product moves the version it is kept at) and is recorded every time.
 struct CatalogController {
     let catalog: CatalogService
+    let favorites: FavoriteService
     let cache: ResponseCache<CatalogCacheKey>
 
     /// Revalidated on every use: pages and lists show stock and prices.
@@ -19,16 +21,17 @@ struct CatalogController {
     /// The tree shows no stock or price; a minute-old copy is harmless.
     static let categoryTreeLifetime = "public, max-age=60"
 
-    init(catalog: CatalogService, cache: ResponseCache<CatalogCacheKey> = ResponseCache()) {
+    init(catalog: CatalogService, favorites: FavoriteService, cache: ResponseCache<CatalogCacheKey> = ResponseCache()) {
         self.catalog = catalog
+        self.favorites = favorites
         self.cache = cache
     }
 
     /// `personalised`: routes where a valid token names the caller (a search counts per person).
     func register(_ routes: RouteGroup, personalised: RouteGroup) {
         personalised.get("/products", use: products)
-        routes.get("/categories", use: categories)
             .get("/products/:id", use: product)
+        routes.get("/categories", use: categories)
             .get("/search/suggestions", use: suggestions)
             .get("/search/hot", use: hot)
     }
@@ -58,12 +61,23 @@ struct CatalogController {
                           encode: { try .json(PageResponse($0, ProductSummaryResponse.init)) })
     }
 
-    /// One on-sale product with its SKUs and images.
+    /// One on-sale product with its SKUs and images. Signed in, the page also says whether the
+    /// caller keeps it (`is_favorite`): such a body is theirs alone, read fresh from the primary
+    /// and sent `private`; everyone else shares one kept body. Both vary by `Authorization`.
     func product(_ request: Request, _ context: Context) throws -> Response {
         let id = ProductID(try request.idParameter())
-        return try answer(request, key: .product(id), cacheControl: Self.revalidate,
-                          read: { try catalog.product(id, unlessAt: $0) },
-                          encode: { try .json(ProductDetailResponse($0)) })
+        guard let user = context.optionalUser else {
+            var response = try answer(request, key: .product(id), cacheControl: Self.revalidate,
+                                      read: { try catalog.product(id, unlessAt: $0) },
+                                      encode: { try .json(ProductDetailResponse($0)) })
+            response.headers.set("Vary", "Authorization")
+            return response
+        }
+        let page = try favorites.product(id, for: user)
+        var response = try Response.json(ProductDetailResponse(page.detail, isFavorite: page.isFavorite))
+        response.headers.set("Cache-Control", "private, no-cache")
+        response.headers.set("Vary", "Authorization")
+        return .conditional(response, etag: Representation(body: response.body).etag, for: request)
     }
 
     /// Terms for the search box.

@@ -58,15 +58,21 @@ struct ProductDetailFields: Encodable {
     let categoryID: CategoryID
     let attributes: [String: JSONValue]
     let skus: [SKUResponse]
+    let favoritesCount: Int64
+    /// Only for a signed-in caller (a plain optional: left out when nil), so the shared body of
+    /// an anonymous page never carries it.
+    let isFavorite: Bool?
 }
 
 extension Flat where Shared == ProductSummaryResponse, Own == ProductDetailFields {
-    init(_ d: ProductDetail) {
+    /// `isFavorite`: the signed-in caller's, nil for everyone else.
+    init(_ d: ProductDetail, isFavorite: Bool? = nil) {
         self.init(ProductSummaryResponse(d.summary),
                   ProductDetailFields(description: d.description, images: d.images, categoryID: d.categoryID,
                                       attributes: d.attributes,
                                       skus: d.skus.map { .init(id: $0.id, code: $0.code, name: $0.name, priceCents: $0.priceCents,
-                                                               originalPriceCents: $0.originalPriceCents, stock: $0.stock) }))
+                                                               originalPriceCents: $0.originalPriceCents, stock: $0.stock) },
+                                      favoritesCount: d.favoritesCount, isFavorite: isFavorite))
     }
 }
 

@@ -28,8 +28,8 @@ struct PublicProfileResponse: Encodable {
     }
 }
 
-/// `Article`: `category_id` is always present (null when none); `liked` only for a signed-in
-/// caller (a plain optional, which synthesized `Encodable` leaves out when nil).
+/// `Article`: `category_id` is always present (null when none); `liked` and `is_favorite` only
+/// for a signed-in caller (a plain optional, which synthesized `Encodable` leaves out when nil).
 struct ArticleResponse: Encodable {
     let id: ArticleID
     let title: String
@@ -42,6 +42,7 @@ struct ArticleResponse: Encodable {
     let likesCount: Int64
     let commentsCount: Int64
     let liked: Bool?
+    let isFavorite: Bool?
     let publishedAt: Date
 
     init(_ a: Article) {
@@ -56,6 +57,7 @@ struct ArticleResponse: Encodable {
         likesCount = a.likesCount
         commentsCount = a.commentsCount
         liked = a.liked
+        isFavorite = a.isFavorite
         publishedAt = a.publishedAt
     }
 }

@@ -14,6 +14,8 @@ enum APIMessage: String, ErrorMessage {
     case cartLimitExceeded, outOfStock, soldOut, skuNotFound, cartLineNotFound
     // Addresses
     case addressNotFound, addressLimitExceeded
+    // Favourites
+    case favoritesLimitExceeded
     // Orders
     case idempotencyKeyRequired, idempotencyKeyReused, orderNotFound, cartEmpty, tooManyUnpaidOrders, orderStateConflict
     // Payments
@@ -73,6 +75,9 @@ enum APIMessage: String, ErrorMessage {
         case .addressLimitExceeded:
             (.unprocessableEntity, "address_limit_exceeded", "地址簿最多保存 {max} 个地址。",
              "An address book holds at most {max} addresses.")
+        case .favoritesLimitExceeded:
+            (.unprocessableEntity, "favorites_limit_exceeded", "收藏夹最多放 {max} 件，先移出一些再收藏吧。",
+             "Favourites hold at most {max} of each kind: remove some first.")
 
         case .idempotencyKeyRequired:
             (.badRequest, "idempotency_key_required", "请发送 1 到 {max} 个字符的 Idempotency-Key 请求头。",

@@ -29,6 +29,15 @@ extension ErrorMapping {
         }
     }
 
+    /// Favourites: the only refusal of their own is the limit (unknown items map as catalogue/social errors).
+    @Sendable static func favorite(_ error: any Error) -> HTTPError? {
+        guard let error = error as? FavoriteError else { return nil }
+        switch error {
+        case .limitReached(let max):
+            return HTTPError(.favoritesLimitExceeded, ["max": .verbatim(String(max))])
+        }
+    }
+
     /// Not enough of a SKU, named as the shopper sees it: `红玫瑰花束·热恋 19枝 只剩 86 件`.
     static func outOfStock(_ sku: SKULabel, available: Int64, field: String) -> HTTPError {
         if available <= 0 { return HTTPError(.soldOut, ["sku": .verbatim(sku.text)], field: field) }

@@ -213,6 +213,7 @@ function renderProfile(page, user) {
         h('p', { class: 'muted small' }, t('joined', { date: dateOnly(user.created_at) })))),
     h('nav', { class: 'card quick-links' },
       h('a', { href: '#/orders' }, t('orders_title')),
+      h('a', { href: '#/favorites', id: 'favorites-link' }, t('favorites_title')),
       h('a', { href: '#/addresses' }, t('addresses_title')),
       h('a', { href: '#/cart' }, t('cart_title')),
       h('a', { href: '#/column/feed' }, t('column_feed'))),

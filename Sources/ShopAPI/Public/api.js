@@ -85,6 +85,7 @@ export const get = (path, query, options = {}) => api('GET', path, { ...options,
 export const post = (path, body, options = {}) => api('POST', path, { ...options, body });
 export const patch = (path, body, options = {}) => api('PATCH', path, { ...options, body });
 export const del = (path, options = {}) => api('DELETE', path, options);
+export const put = (path, body, options = {}) => api('PUT', path, { ...options, body });
 
 /** A fresh Idempotency-Key for one checkout. */
 export function newIdempotencyKey() {

@@ -2,7 +2,7 @@
 import { t, lang, locale } from './i18n.js';
 import { h, replace } from './dom.js';
 import { onSessionChange, restoreSession, refreshCartCount, currentPath } from './state.js';
-import { renderShop, renderProduct } from './shop.js';
+import { renderShop, renderProduct, renderFavorites } from './shop.js';
 import { renderAccount } from './account.js';
 import { renderCart, renderCheckout } from './cart.js';
 import { renderAddresses } from './addresses.js';
@@ -20,6 +20,7 @@ const routes = [
   { pattern: /^\/addresses$/, tab: 'addresses', render: renderAddresses },
   { pattern: /^\/orders$/, tab: 'orders', render: renderOrders },
   { pattern: /^\/account$/, tab: 'account', render: renderAccount },
+  { pattern: /^\/favorites$/, tab: 'account', render: renderFavorites },
 ];
 
 // 24×24 line icons for the tab bar.

@@ -4,7 +4,7 @@ import { t, dateOnly, dateTime } from './i18n.js';
 import { get, post, del } from './api.js';
 import { h, replace, picture, toast, showError, busy, loadingBlock, emptyBlock, errorBlock, articleBody } from './dom.js';
 import { session, ui, isSignedIn, requireSignIn, navigate } from './state.js';
-import { shareLink } from './shop.js';
+import { shareLink, favoriteButton } from './shop.js';
 
 const SUBTABS = ['authors', 'feed', 'top', 'articles'];
 const FEED_LIMIT = 10;
@@ -235,6 +235,7 @@ function showArticle(page, a) {
       a.summary ? h('p', { class: 'article-lede' }, a.summary) : null,
       articleBody(a.content),
       h('div', { class: 'article-actions' }, like,
+        isSignedIn() ? favoriteButton(a, 'articles', 'favorite-article') : null,
         h('button', { class: 'btn ghost', type: 'button', id: 'share-article', onClick: () => shareLink(`/share/articles/${a.id}`) }, t('share')))),
     h('section', { class: 'card' }, commentsTitle, commentsBox));
   showComments(commentsBox, a, (count) => { commentsTitle.textContent = `${t('comments')} (${count})`; });

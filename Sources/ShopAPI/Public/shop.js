@@ -1,7 +1,7 @@
 // 商城: search with live suggestions and hot keywords, the category tree, sorted and filtered
 // product lists, and the product page with SKU choice and add-to-cart.
 import { t, money, yuanToCents } from './i18n.js';
-import { get, post } from './api.js';
+import { get, post, put, del } from './api.js';
 import { h, replace, picture, toast, showError, busy, debounce, loadingBlock, emptyBlock, errorBlock } from './dom.js';
 import { ui, requireSignIn, setCartCount, navigate } from './state.js';
 
@@ -293,6 +293,7 @@ function showProduct(page, p) {
   const details = [
     h('article', { class: 'card product-detail', id: 'product-detail', dataset: { productId: p.id } },
       h('div', { class: 'price-row' }, price, original, h('span', { class: 'muted small push' }, t('sold', { n: p.sales })),
+        favoriteButton(p, 'products', 'favorite-product'),
         h('button', { class: 'share-link', type: 'button', id: 'share-product', onClick: () => shareLink(`/share/products/${p.id}`) }, t('share'))),
       h('h1', { class: 'product-name', id: 'product-title' }, p.title),
       p.subtitle ? h('p', { class: 'muted' }, p.subtitle) : null),
@@ -332,4 +333,47 @@ export async function shareLink(path) {
   } catch {
     window.prompt(t('share_copy_manually'), url);
   }
+}
+
+/// ♡/♥ 收藏 for a product or article (`kind`: products | articles); signing in first if needed.
+export function favoriteButton(item, kind, id) {
+  const button = h('button', { class: 'share-link fav-link', type: 'button', id });
+  const show = () => {
+    const count = kind === 'products' ? ` ${item.favorites_count ?? 0}` : '';
+    button.textContent = `${item.is_favorite ? '♥' : '♡'} ${item.is_favorite ? t('favorited') : t('favorite')}${count}`;
+    button.setAttribute('aria-pressed', String(Boolean(item.is_favorite)));
+  };
+  button.addEventListener('click', () => {
+    if (!requireSignIn()) return;
+    busy(button, async () => {
+      const path = `/favorites/${kind}/${item.id}`;
+      const state = item.is_favorite ? await del(path) : await put(path);
+      item.is_favorite = state.is_favorite;
+      if (state.favorites_count !== undefined) item.favorites_count = state.favorites_count;
+      show();
+      toast(item.is_favorite ? t('favorite_added') : t('favorite_removed'));
+    });
+  });
+  show();
+  return button;
+}
+
+/// 我的收藏: favourite products (a grid) and articles (a list), newest first.
+export function renderFavorites(page) {
+  if (!requireSignIn()) return;
+  const products = h('div', { class: 'grid', id: 'favorite-products' }, loadingBlock());
+  const articles = h('div', { class: 'card', id: 'favorite-articles' }, loadingBlock());
+  replace(page,
+    backLink(),
+    h('h1', { class: 'section-title' }, t('favorites_title')),
+    h('h2', { class: 'section-title' }, t('favorite_products')), products,
+    h('h2', { class: 'section-title' }, t('favorite_articles')), articles);
+  get('/favorites/products', { per_page: 50 }).then((result) => {
+    replace(products, result.items.length ? result.items.map(productCard) : emptyBlock(t('no_favorites')));
+  }, (error) => replace(products, errorBlock(error, () => navigate('/favorites'))));
+  get('/favorites/articles', { per_page: 50 }).then((result) => {
+    replace(articles, result.items.length
+      ? result.items.map((a) => h('a', { class: 'favorite-article', href: `#/article/${a.id}` }, a.title))
+      : emptyBlock(t('no_favorites')));
+  }, (error) => replace(articles, errorBlock(error, () => navigate('/favorites'))));
 }

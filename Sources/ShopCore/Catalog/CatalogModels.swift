@@ -45,6 +45,8 @@ public struct ProductDetail: Sendable, Equatable {
     public let categoryID: CategoryID
     public let attributes: [String: JSONValue]
     public let skus: [SKU]
+    /// How many users keep it in their favourites.
+    public let favoritesCount: Int64
 }
 
 /// The orders a product list can take.

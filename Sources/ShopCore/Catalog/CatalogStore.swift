@@ -129,7 +129,7 @@ struct CatalogStore {
     /// A product page, or nil when the product is unknown or off sale.
     func product(_ id: ProductID, _ db: any SQLConnection) throws -> ProductDetail? {
         guard let row = try db.queryOne("""
-            SELECT \(Self.summaryColumns), p.description, p.category_id, p.attributes
+            SELECT \(Self.summaryColumns), p.description, p.category_id, p.attributes, p.favorites_count
             FROM products p WHERE p.id = \(id) AND p.status = \(ProductStatus.onSale)
             """) else { return nil }
         let images = try db.query("SELECT url FROM product_images WHERE product_id = \(id) ORDER BY position")
@@ -148,7 +148,8 @@ struct CatalogStore {
                                    reason: "expected a JSON object")
         }
         return ProductDetail(summary: try Self.summary(row), description: try row.decode("description"), images: images,
-                             categoryID: try row.decode("category_id"), attributes: attributes, skus: skus)
+                             categoryID: try row.decode("category_id"), attributes: attributes, skus: skus,
+                             favoritesCount: try row.decode("favorites_count"))
     }
 }
 

@@ -24,6 +24,7 @@ struct ArticleAssembler {
             return Article(id: row.id, title: row.title, summary: row.summary, coverURL: row.coverURL, content: row.content,
                            categoryID: row.categoryID, author: author, views: row.views, likesCount: row.likesCount,
                            commentsCount: row.commentsCount, liked: try viewer.map { try store.liked(row.id, by: $0, db) },
+                           isFavorite: try viewer.map { try FavoriteStore().isFavorite(row.id, by: $0, db) },
                            publishedAt: Date(timeIntervalSince1970: TimeInterval(row.publishedAt)))
         }
     }

@@ -29,6 +29,8 @@ public struct Article: Sendable, Equatable {
     public let commentsCount: Int64
     /// Whether the signed-in caller likes it; nil when nobody is signed in.
     public let liked: Bool?
+    /// Whether the signed-in caller keeps it in their favourites; nil when nobody is signed in.
+    public let isFavorite: Bool?
     public let publishedAt: Date
 }
 

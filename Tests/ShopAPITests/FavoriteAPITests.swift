@@ -1,0 +1,133 @@
+import Foundation
+import HTTP
+import SQL
+@testable import ShopAPI
+@testable import ShopCore
+import ShopTestSupport
+import Testing
+
+private extension TestAPI {
+    /// Imports one product per code (`status` on_sale or off_sale); answers product ids by code.
+    func favoriteSeed(_ products: [(code: String, status: String)]) throws -> [String: Int64] {
+        let header = "product_code,sku_code,sku_name,title,subtitle,category,price,original_price,stock,description,"
+            + "cover_url,image_urls,attributes,status"
+        let lines = products.map { ["\($0.code)", "\($0.code)-1", "标准", "花束\($0.code)", "", "花束/玫瑰", "52.00", "", "3",
+                                    "", "", "", "", $0.status].joined(separator: ",") }
+        let outcome = try shop.catalogImporter.importData(Array(([header] + lines).joined(separator: "\n").utf8) + [10],
+                                                          format: .csv, options: .init())
+        guard outcome.issues.isEmpty else { throw FixtureError("seed rejected: \(outcome.issues)") }
+        return try shop.pool.read { db in
+            var ids: [String: Int64] = [:]
+            for row in try db.query("SELECT id, code FROM products") { ids[try row.string("code")] = try row.int64("id") }
+            return ids
+        }
+    }
+
+    func publishArticle(_ title: String, authorPhone: String) throws -> Int64 {
+        if try shop.pool.read({ db in try db.scalarInt("SELECT COUNT(*) FROM users WHERE phone = \(authorPhone)") }) == 0 {
+            _ = try register(authorPhone)
+            try shop.social.setAuthor(true, phone: authorPhone)
+        }
+        let author = try #require(try shop.pool.read { db in try db.scalarInt("SELECT id FROM users WHERE phone = \(authorPhone)") })
+        clock.advance(by: 60)
+        return try shop.articles.publish(ArticleDraft(title: title, content: "<p>正文</p>"), by: UserID(author)).id.rawValue
+    }
+}
+
+private func ids(_ response: TestResponse) -> [Int] {
+    (response.json["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []
+}
+
+@Suite("Favourites (收藏): products and articles")
+struct FavoriteAPITests {
+    @Test func keepingAProductIsIdempotentAndItsCountMovesOncePerUser() throws {
+        let app = try TestAPI()
+        let product = try #require(try app.favoriteSeed([("ROSE", "on_sale")])["ROSE"])
+        let alice = try app.token(for: "13900000031")
+        let bob = try app.token(for: "13900000032")
+        for _ in 0..<2 {
+            let kept = try app.send("PUT", "/api/v1/favorites/products/\(product)", token: alice)
+            #expect(kept.status == 200, "\(kept.text)")
+            #expect(kept.json["is_favorite"] as? Bool == true && kept.json["favorites_count"] as? Int == 1)
+        }
+        #expect(try app.send("PUT", "/api/v1/favorites/products/\(product)", token: bob).json["favorites_count"] as? Int == 2)
+        for _ in 0..<2 {
+            let released = try app.send("DELETE", "/api/v1/favorites/products/\(product)", token: alice)
+            #expect(released.status == 200)
+            #expect(released.json["is_favorite"] as? Bool == false && released.json["favorites_count"] as? Int == 1)
+        }
+        #expect(try app.send("GET", "/api/v1/products/\(product)").json["favorites_count"] as? Int == 1)
+    }
+
+    @Test func racingRequestsKeepAProductOnceAndCountEveryUserOnce() throws {
+        let app = try TestAPI()
+        let product = try #require(try app.favoriteSeed([("ROSE", "on_sale")])["ROSE"])
+        let tokens = try (0..<4).map { try app.token(for: "1390000010\($0)") }
+        race(16) { i in _ = try? app.send("PUT", "/api/v1/favorites/products/\(product)", token: tokens[i % 4]) }
+        #expect(try app.send("GET", "/api/v1/products/\(product)").json["favorites_count"] as? Int == 4)
+        let rows = try app.shop.pool.read { db in try db.scalarInt("SELECT COUNT(*) FROM product_favorites") }
+        #expect(rows == 4)
+    }
+
+    @Test func theListIsTheCallersOwnNewestFirstPagedAndWithoutOffSaleProducts() throws {
+        let app = try TestAPI()
+        let products = try app.favoriteSeed([("A", "on_sale"), ("B", "on_sale"), ("C", "on_sale")])
+        let alice = try app.token(for: "13900000041")
+        let bob = try app.token(for: "13900000042")
+        for code in ["B", "A", "C"] {
+            app.clock.advance(by: 10)
+            #expect(try app.send("PUT", "/api/v1/favorites/products/\(try #require(products[code]))", token: alice).status == 200)
+        }
+        let list = try app.send("GET", "/api/v1/favorites/products", token: alice)
+        #expect(ids(list) == ["C", "A", "B"].compactMap { products[$0].map(Int.init) })
+        #expect(list.json["total"] as? Int == 3)
+        let second = try app.send("GET", "/api/v1/favorites/products", query: ["page": "2", "per_page": "2"], token: alice)
+        #expect(ids(second) == [Int(try #require(products["B"]))])
+        #expect(ids(try app.send("GET", "/api/v1/favorites/products", token: bob)).isEmpty, "another user's favourites are not shown")
+
+        try app.favoriteSeed([("A", "off_sale")])
+        let after = try app.send("GET", "/api/v1/favorites/products", token: alice)
+        #expect(ids(after) == ["C", "B"].compactMap { products[$0].map(Int.init) })
+        // Taken off sale: it cannot be kept again, but it can still be let go.
+        let offSale = try #require(products["A"])
+        expectError(try app.send("PUT", "/api/v1/favorites/products/\(offSale)", token: bob), 404, "not_found")
+        #expect(try app.send("DELETE", "/api/v1/favorites/products/\(offSale)", token: alice).status == 200)
+        expectError(try app.send("PUT", "/api/v1/favorites/products/999999", token: alice), 404, "not_found")
+        expectError(try app.send("DELETE", "/api/v1/favorites/products/999999", token: alice), 404, "not_found")
+        expectError(try app.send("GET", "/api/v1/favorites/products"), 401, "unauthorized")
+    }
+
+    @Test func anArticleIsKeptShownAsFavouriteToItsReaderAndListed() throws {
+        let app = try TestAPI()
+        let first = try app.publishArticle("插花入门", authorPhone: "13800000051")
+        let second = try app.publishArticle("多肉养护", authorPhone: "13800000051")
+        let reader = try app.token(for: "13900000052")
+        #expect(try app.send("PUT", "/api/v1/favorites/articles/\(first)", token: reader).json["is_favorite"] as? Bool == true)
+        app.clock.advance(by: 10)
+        #expect(try app.send("PUT", "/api/v1/favorites/articles/\(second)", token: reader).status == 200)
+        #expect(try app.send("PUT", "/api/v1/favorites/articles/\(second)", token: reader).status == 200)
+
+        #expect(try app.send("GET", "/api/v1/articles/\(first)", token: reader).json["is_favorite"] as? Bool == true)
+        #expect(try app.send("GET", "/api/v1/articles/\(first)").json["is_favorite"] == nil)
+        #expect(ids(try app.send("GET", "/api/v1/favorites/articles", token: reader)) == [Int(second), Int(first)])
+
+        #expect(try app.send("DELETE", "/api/v1/favorites/articles/\(first)", token: reader).json["is_favorite"] as? Bool == false)
+        #expect(try app.send("GET", "/api/v1/articles/\(first)", token: reader).json["is_favorite"] as? Bool == false)
+        #expect(ids(try app.send("GET", "/api/v1/favorites/articles", token: reader)) == [Int(second)])
+        expectError(try app.send("PUT", "/api/v1/favorites/articles/999999", token: reader), 404, "not_found")
+    }
+
+    @Test func aUserKeepsAtMostTheLimitOfEachKind() throws {
+        let app = try TestAPI()
+        let products = try app.favoriteSeed([("A", "on_sale"), ("B", "on_sale"), ("C", "on_sale")])
+        let user = try app.testShop.register("13900000061").user.id
+        let favorites = FavoriteService(pool: app.shop.pool, clock: app.clock.clock, maxPerKind: 2)
+        for code in ["A", "B"] { _ = try favorites.add(product: ProductID(try #require(products[code])), by: user) }
+        _ = try favorites.add(product: ProductID(try #require(products["A"])), by: user)  // already kept: no new one
+        let third = ProductID(try #require(products["C"]))
+        #expect(throws: FavoriteError.limitReached(max: 2)) { try favorites.add(product: third, by: user) }
+        let mapped = try #require(ErrorMapping.map(FavoriteError.limitReached(max: 2)))
+        #expect(mapped.status == .unprocessableEntity)
+        #expect(mapped.code == "favorites_limit_exceeded")
+    }
+}
