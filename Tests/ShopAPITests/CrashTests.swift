@@ -265,7 +265,7 @@ final class OrderCrashHarness: @unchecked Sendable {
         let collected = OrderCrashBox(Outcome())
         let codes = skus.keys.sorted()
         let group = DispatchGroup()
-        let stopAt = Date().addingTimeInterval(killAfter + 5)
+        let stopAt = Date().addingTimeInterval(killAfter + 10)
         for thread in 0..<threads {
             group.enter()
             Thread {
@@ -293,7 +293,11 @@ final class OrderCrashHarness: @unchecked Sendable {
                 }
             }.start()
         }
+        // Kill after `killAfter`, but not before the first order is acknowledged (a loaded machine
+        // may take longer than that to answer one), and at the latest 5 s in.
         Thread.sleep(forTimeInterval: killAfter)
+        let latest = Date().addingTimeInterval(5)
+        while collected.value.acknowledged.isEmpty, Date() < latest { Thread.sleep(forTimeInterval: 0.05) }
         stop(server)
         _ = group.wait(timeout: .now() + 10)
         return collected.value
