@@ -474,6 +474,29 @@ class Run:
         if "已付款" not in card.text:
             raise StepFailure(f"the paid order does not say 已付款: {card.text!r}")
 
+    def favorite(self):
+        product = self.product_id
+        self.d.execute_script(f"location.hash = '#/product/{product}'")
+        self.wait(lambda: self.text("#favorite-product").startswith("♡"), "the ♡ 收藏 button")
+        self.click("#favorite-product")
+        self.wait(lambda: self.text("#favorite-product").startswith("♥ 已收藏"), "the product kept (♥ 已收藏)")
+        self.tab("account")
+        self.click("#favorites-link")
+        self.find(f'#favorite-products .product-card[data-product-id="{product}"]')
+
+    def share_page(self):
+        product = self.product_id
+        self.d.get(f"{self.server.base}/share/products/{product}")
+        title = self.wait(lambda: self.d.find_element(By.CSS_SELECTOR, 'meta[property="og:title"]').get_attribute("content"),
+                          "the og:title of the share page")
+        if PRODUCT_TITLE not in title:
+            raise StepFailure(f"og:title is {title!r}")
+        image = self.d.find_element(By.CSS_SELECTOR, 'meta[property="og:image"]').get_attribute("content")
+        if not image.startswith("http"):
+            raise StepFailure(f"og:image is not absolute: {image!r}")
+        self.click(".share .open")
+        self.wait(lambda: PRODUCT_TITLE in self.text("#product-title"), "the storefront's product page from the share page")
+
     def follow_author(self):
         self.tab("column")
         self.click("#column-authors")
@@ -648,6 +671,8 @@ STEPS = [
     ("check out", "checkout"),
     ("pay with mockpay (development)", "pay"),
     ("see the order paid", "see_paid"),
+    ("keep a product (收藏) and find it in 我的收藏", "favorite"),
+    ("open the product's share page and go on to the storefront", "share_page"),
     ("follow an author", "follow_author"),
     ("see the feed with that author's articles", "feed"),
     ("reply to a comment (回复 @name)", "reply"),

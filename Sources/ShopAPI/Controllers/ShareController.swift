@@ -88,6 +88,7 @@ struct ShareController {
             <meta name="description" content="\(description)">
             \(tags)
             <link rel="canonical" href="\(HTMLText.escape(page.url))">
+            <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
             <link rel="stylesheet" href="/assets/share.css">
             </head>
             <body>
@@ -118,7 +119,8 @@ struct ShareController {
         let body = """
             <!doctype html>
             <html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>找不到了 · \(Self.siteName)</title><link rel="stylesheet" href="/assets/share.css"></head>
+            <title>找不到了 · \(Self.siteName)</title><link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
+            <link rel="stylesheet" href="/assets/share.css"></head>
             <body><main class="share"><h1>找不到了</h1><p class="description">这件商品或文章已下架或不存在。</p>
             <a class="open" href="/#/shop">去\(Self.siteName)逛逛</a></main></body></html>
 
