@@ -53,7 +53,7 @@ extension Request {
         if let port {
             guard !port.isEmpty, port.utf8.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                   let number = Int(port), (1...65_535).contains(number) else { return nil }
-            return host + ":" + String(number)
+            return String(host) + ":" + String(number)
         }
         return String(host)
     }

@@ -29,7 +29,7 @@ struct CORSMiddlewareTests {
         try responder(Request(method: method, path: path, headers: Headers(headers)), Context())
     }
 
-    private func preflight(_ origin: String, _ path: String = "/api/items/7", method: String = "DELETE") -> [(String, String)] {
+    private func preflight(_ origin: String, method: String = "DELETE") -> [(String, String)] {
         [("Origin", origin), ("Access-Control-Request-Method", method), ("Access-Control-Request-Headers", "authorization")]
     }
 

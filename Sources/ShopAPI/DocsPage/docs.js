@@ -312,12 +312,15 @@
     form.append(el("label", { for: language.id, class: "field" }, el("span", {}, el("code", { text: "Accept-Language" })), language));
     let editor = null;
     const requestBody = op.requestBody ? resolve(op.requestBody).value : null;
-    const json = requestBody && requestBody.content && requestBody.content["application/json"];
-    if (requestBody) {
-      const initial = json ? (examplesOf(json)[0] ? examplesOf(json)[0].value : sample(json.schema || {})) : "";
+    const contents = Object.entries((requestBody && requestBody.content) || {});
+    const [bodyType, media] = contents.find(([type]) => type === "application/json") || contents[0] || [null, null];
+    if (media) {
+      const examples = examplesOf(media);
+      const initial = examples.length ? examples[0].value : sample(media.schema || {});
       editor = el("textarea", { id: "try-" + entry.id + "-body", rows: 8, spellcheck: "false", class: "editor" });
       editor.value = pretty(initial);
-      form.append(el("label", { for: editor.id, class: "field wide" }, el("span", { text: "JSON body" }), editor));
+      form.append(el("label", { for: editor.id, class: "field wide" },
+        el("span", {}, "Body ", el("code", { text: bodyType })), editor));
     }
     const send = el("button", { type: "submit", class: "send", text: "Send " + method.toUpperCase() });
     const result = el("div", { class: "result", "aria-live": "polite" });
@@ -343,7 +346,7 @@
       const init = { method: method.toUpperCase(), headers, cache: "no-store" };
       if (editor && editor.value.trim() && method !== "get" && method !== "head") {
         init.body = editor.value;
-        headers["Content-Type"] = json ? "application/json" : Object.keys(requestBody.content || {})[0] || "application/json";
+        headers["Content-Type"] = bodyType;
       }
       const full = url + (query.toString() ? "?" + query : "");
       send.disabled = true;

@@ -192,7 +192,7 @@ extension Config.Setting {
         Self(key, path, parse: { (text) throws(Invalid) in
             var origins: [String] = []
             for entry in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
-                guard let origin = webOrigin(entry) else {
+                guard let origin = Self.webOrigin(entry) else {
                     throw Invalid("\"\(entry.prefix(80))\" is not an origin like https://shop.example or http://127.0.0.1:3000, nor *")
                 }
                 if !origins.contains(origin) { origins.append(origin) }
