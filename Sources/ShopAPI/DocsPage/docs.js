@@ -208,7 +208,7 @@
     if (!requirements.length) return null;
     const optional = requirements.some((r) => Object.keys(r).length === 0);
     return optional ? el("span", { class: "lock optional", text: "token optional", title: "A valid bearer token personalises the answer" })
-      : el("span", { class: "lock", text: "🔒 token", title: "Needs Authorization: Bearer <token>" });
+      : el("span", { class: "lock", text: "token required", title: "Needs Authorization: Bearer <token>" });
   }
 
   function operationView(entry) {
