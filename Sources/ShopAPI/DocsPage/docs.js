@@ -392,6 +392,14 @@
     const servers = (doc.servers || []).map((s) => el("li", {}, el("code", { text: s.url }), s.description ? " " + s.description : ""));
     intro.append(el("p", { class: "links" }, "Document: ", el("a", { href: "/openapi.json", text: "/openapi.json" }),
       servers.length ? " · servers:" : ""), servers.length ? el("ul", { class: "servers" }, servers) : null);
+    const schemes = Object.entries((doc.components && doc.components.securitySchemes) || {});
+    if (schemes.length) {
+      intro.append(el("dl", { class: "schemes" }, schemes.map(([name, raw]) => {
+        const scheme = resolve(raw).value;
+        return [el("dt", {}, el("code", { text: name }), " ", el("span", { class: "note", text: [scheme.type, scheme.scheme].filter(Boolean).join(" ") })),
+          el("dd", {}, rich(scheme.description))];
+      })));
+    }
     main.replaceChildren(intro);
 
     const all = operations();
