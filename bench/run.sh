@@ -79,6 +79,7 @@ measure() { # name connections url [lua]
 
 rows=()
 imports=()
+colds=()
 "$out/hello" $HELLO_PORT $THREADS & pids+=($!)
 sleep 0.3
 echo "== wrk, ${DURATION}s each: hello-world, $ROUNDS rounds"
@@ -142,6 +143,27 @@ PY
 
   local category
   category=$(lookup "select category_id from products group by category_id order by count(*) desc limit 1")
+  # Each query of the mix once, one at a time, before anything kept it: what the first shopper
+  # to type a query waits (the wrk rows below are mostly answered from the node's memory).
+  local cold
+  cold=$(python3 - "$port" "$QUERIES" <<'PY'
+import http.client, sys, time
+port, path = int(sys.argv[1]), sys.argv[2]
+conn = http.client.HTTPConnection("127.0.0.1", port)
+times = []
+for line in open(path, encoding="utf-8"):
+    encoded = line.split("\t")[1]
+    start = time.perf_counter()
+    conn.request("GET", f"/api/v1/products?q={encoded}&per_page=20")
+    conn.getresponse().read()
+    times.append((time.perf_counter() - start) * 1000)
+times.sort()
+pick = lambda q: times[min(len(times) - 1, int(q * len(times)))]
+print(f"{len(times)} queries once each, sequential: p50 {pick(0.5):.1f} ms, p90 {pick(0.9):.1f} ms, p99 {pick(0.99):.1f} ms, max {times[-1]:.1f} ms")
+PY
+)
+  echo "   cold searches: $cold"
+  colds+=("$label: $cold")
   echo "== $label: wrk, ${DURATION}s each, $ROUNDS rounds"
   local round
   for round in $(seq "$ROUNDS"); do
@@ -172,6 +194,7 @@ done
   echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; server threads=$THREADS; wrk -t2, ${DURATION}s; engines $ENGINES; $ROUNDS rounds."
   echo
   for line in "${imports[@]}"; do echo "Import of $SKUS generated SKUs (\`shop import catalog\`, release), $line"; echo; done
+  for line in "${colds[@]}"; do echo "Cold searches (each query's first answer on a fresh node), $line"; echo; done
   echo "| endpoint | round | connections | req/s | p50 | p99 | vs hello-world | errors |"
   echo "|---|---|---|---|---|---|---|---|"
   for row in "${rows[@]}"; do

@@ -4,8 +4,8 @@
 #   scripts/postgres.sh stop            stop it (the data stays until `make clean`)
 #   scripts/postgres.sh url [DB]        print its URL (database shop_test, or DB)
 #   scripts/postgres.sh createdb DB     create database DB on the running cluster unless it exists; print its URL
-#   scripts/postgres.sh standby-start   a read-only streaming standby of it on port+1 (pg_basebackup
-#                                       the first time, under .build/postgres-standby); print its URL
+#   scripts/postgres.sh standby-start   a read-only streaming standby of it on port+1 (a fresh
+#                                       pg_basebackup each start, under .build/postgres-standby); print its URL
 #   scripts/postgres.sh standby-stop    stop the standby
 #   scripts/postgres.sh primary-stop    stop only the primary (fast shutdown; the fault test's outage)
 #   scripts/postgres.sh standby-url [DB]
@@ -114,13 +114,14 @@ standby_running() { [ -f "$standby_data/PG_VERSION" ] && as_postgres "$bin/pg_ct
 standby_start() {
     running || { echo "postgres.sh: the primary is not running (make postgres)" >&2; exit 1; }
     if standby_running; then standby_url; return; fi
-    if [ ! -f "$standby_data/standby.signal" ]; then
-        rm -rf "$standby_data"
-        if [ "$(id -u)" -eq 0 ]; then mkdir -p "$standby_data" && chown postgres "$standby_data"; fi
-        as_postgres "$bin/pg_basebackup" -h "$socket" -p "$port" -U postgres -D "$standby_data" -R -X stream \
-            --checkpoint=fast >/dev/null
-        chmod 700 "$standby_data"
-    fi
+    # Always a fresh copy: a standby stopped for a while needs WAL the primary has since recycled
+    # (no replication slot holds it, so a forgotten standby never fills the primary's disk), and
+    # such a standby would wait for it forever.
+    rm -rf "$standby_data"
+    if [ "$(id -u)" -eq 0 ]; then mkdir -p "$standby_data" && chown postgres "$standby_data"; fi
+    as_postgres "$bin/pg_basebackup" -h "$socket" -p "$port" -U postgres -D "$standby_data" -R -X stream \
+        --checkpoint=fast >/dev/null
+    chmod 700 "$standby_data"
     if [ "$(id -u)" -eq 0 ]; then touch "$standby_log" && chown postgres "$standby_log"; fi
     if ! as_postgres "$bin/pg_ctl" -D "$standby_data" -l "$standby_log" -w -t 30 \
             -o "-p $standby_port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$socket -c hot_standby=on" \

@@ -258,6 +258,55 @@ struct CatalogCachingTests {
         #expect((fresh.json["skus"] as? [[String: Any]])?.first?["name"] as? String == "改名", "a node without the copy reads it")
     }
 
+    @Test func aSearchPageIsKeptAndAnsweredFromMemoryUntilTheCatalogueMoves() throws {
+        let nodes = try TwoNodes()
+        let first = try nodes.nodeB.send("/api/v1/products", query: ["q": "束a"])
+        #expect(first.text.contains("花束A"))
+        // Retitle behind the counters' back: the kept page is served as it was, a node without
+        // the copy reads the new title, and a counted write then reaches every node.
+        try nodes.app.shop.pool.write { db in
+            try withoutChangeCounters(on: "products", db) { _ = try db.run("UPDATE products SET title = '花束A 新款' WHERE title = '花束A'") }
+        }
+        #expect(try nodes.nodeB.send("/api/v1/products", query: ["q": "束a"]).body == first.body)
+        #expect(try Node(api: ShopAPI(shop: nodes.app.shop)).send("/api/v1/products", query: ["q": "束a"]).text.contains("新款"))
+        try nodes.app.shop.pool.write { db in _ = try db.run("UPDATE skus SET stock = 9 WHERE code = 'A'") }
+        #expect(try nodes.nodeB.send("/api/v1/products", query: ["q": "束a"]).text.contains("新款"))
+        // Each query (as sent) and page is kept on its own.
+        let other = try nodes.nodeB.send("/api/v1/products", query: ["q": "束B"])
+        #expect(other.text.contains("花束B") && !other.text.contains("花束A"))
+    }
+
+    @Test func aSearchShowsTheStockAnOrderTookAtOnceOnEveryNode() throws {
+        let nodes = try TwoNodes()
+        let id = try nodes.product("B")
+        let before = try nodes.nodeB.send("/api/v1/products", query: ["q": "花束"])
+        #expect(before.item(id)?["in_stock"] as? Bool == true)
+
+        let buyer = try nodes.app.orderBuyer("13900000001")
+        _ = try nodes.order("B", quantity: 1, buyer: buyer, key: "cache-search-order")
+
+        for node in [nodes.nodeA, nodes.nodeB] {
+            let after = try node.send("/api/v1/products", query: ["q": "花束"], ifNoneMatch: [try #require(before.etag)])
+            #expect(after.status == 200)
+            #expect(after.item(id)?["in_stock"] as? Bool == false)
+        }
+    }
+
+    @Test func aSearchAnsweredFromMemoryStillCountsWithWhatItFound() throws {
+        let nodes = try TwoNodes()
+        let tokens = [try nodes.app.token(for: "13900000021"), try nodes.app.token(for: "13900000022")]
+        for token in tokens {
+            _ = try nodes.nodeA.send("/api/v1/products", query: ["q": "花束"], token: token)
+            _ = try nodes.nodeA.send("/api/v1/products", query: ["q": "钢琴"], token: token)
+        }
+        nodes.app.shop.catalog.flushSearches()
+        let counted = try nodes.app.shop.pool.read { db in
+            try db.query("SELECT keyword, COUNT(DISTINCT searcher) AS searchers, MAX(found) AS found FROM search_queries GROUP BY keyword ORDER BY keyword")
+                .map { [try $0.string("keyword"), String(try $0.decode("searchers", as: Int64.self)), String(try $0.decode("found", as: Int64.self))] }
+        }
+        #expect(counted == [["花束", "2", "1"], ["钢琴", "2", "0"]])
+    }
+
     @Test func signedInShoppersGetTheSharedBytesAndTheirSearchesStillCount() throws {
         let nodes = try TwoNodes()
         let alice = try nodes.app.token(for: "13900000011")

@@ -8,7 +8,8 @@ import ShopCore
 /// `cache` with the catalogue version they were read at, and served again only while one read
 /// of that version from the database (the same on every node) says nothing has changed. None
 /// of these bodies depends on who asks, so one copy serves everyone: a bearer token on
-/// `GET /products` only names the searcher of a search, and searches are always run and recorded.
+/// `GET /products` only names the searcher of a search. A search's page is kept like a list's
+/// (any change to any product moves the version it is kept at) and is recorded every time.
 struct CatalogController {
     let catalog: CatalogService
     let cache: ResponseCache<CatalogCacheKey>
@@ -48,8 +49,8 @@ struct CatalogController {
                                  sort: try request.queryEnum("sort", ProductSort.self),
                                  page: try request.pageRequest(),
                                  searcher: Visitor(user: context.optionalUser, clientIP: request.clientAddress))
-        // Keyed without `q`: a search is never kept (`products(_:unlessAt:)` answers it unversioned).
-        let key = CatalogCacheKey.products(category: query.categoryID, minPrice: query.minPriceCents,
+        // Keyed by `q` as sent (bytes: canonically equal spellings may search differently).
+        let key = CatalogCacheKey.products(text: query.text.map { Array($0.utf8) }, category: query.categoryID, minPrice: query.minPriceCents,
                                            maxPrice: query.maxPriceCents, sort: query.sort,
                                            page: query.page.page, perPage: query.page.perPage)
         return try answer(request, key: key, cacheControl: Self.revalidate,
@@ -101,5 +102,5 @@ struct CatalogController {
 enum CatalogCacheKey: Hashable, Sendable {
     case categories
     case product(ProductID)
-    case products(category: CategoryID?, minPrice: Int64?, maxPrice: Int64?, sort: ProductSort?, page: Int, perPage: Int)
+    case products(text: [UInt8]?, category: CategoryID?, minPrice: Int64?, maxPrice: Int64?, sort: ProductSort?, page: Int, perPage: Int)
 }

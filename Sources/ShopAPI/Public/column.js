@@ -4,6 +4,7 @@ import { t, dateOnly, dateTime } from './i18n.js';
 import { get, post, del } from './api.js';
 import { h, replace, picture, toast, showError, busy, loadingBlock, emptyBlock, errorBlock, articleBody } from './dom.js';
 import { session, ui, isSignedIn, requireSignIn, navigate } from './state.js';
+import { shareLink } from './shop.js';
 
 const SUBTABS = ['authors', 'feed', 'top', 'articles'];
 const FEED_LIMIT = 10;
@@ -233,7 +234,8 @@ function showArticle(page, a) {
         followButton(author, null)),
       a.summary ? h('p', { class: 'article-lede' }, a.summary) : null,
       articleBody(a.content),
-      h('div', { class: 'article-actions' }, like)),
+      h('div', { class: 'article-actions' }, like,
+        h('button', { class: 'btn ghost', type: 'button', id: 'share-article', onClick: () => shareLink(`/share/articles/${a.id}`) }, t('share')))),
     h('section', { class: 'card' }, commentsTitle, commentsBox));
   showComments(commentsBox, a, (count) => { commentsTitle.textContent = `${t('comments')} (${count})`; });
 }

@@ -292,7 +292,8 @@ function showProduct(page, p) {
   const attributes = Object.entries(p.attributes || {});
   const details = [
     h('article', { class: 'card product-detail', id: 'product-detail', dataset: { productId: p.id } },
-      h('div', { class: 'price-row' }, price, original, h('span', { class: 'muted small push' }, t('sold', { n: p.sales }))),
+      h('div', { class: 'price-row' }, price, original, h('span', { class: 'muted small push' }, t('sold', { n: p.sales })),
+        h('button', { class: 'share-link', type: 'button', id: 'share-product', onClick: () => shareLink(`/share/products/${p.id}`) }, t('share'))),
       h('h1', { class: 'product-name', id: 'product-title' }, p.title),
       p.subtitle ? h('p', { class: 'muted' }, p.subtitle) : null),
     skus.length ? h('section', { class: 'card' },
@@ -320,4 +321,15 @@ function showProduct(page, p) {
     h('div', { class: 'gallery-wrap' }, gallery, counter, h('div', { class: 'floating-back' }, backLink())),
     h('div', { class: 'product-info' }, details)));
   update();
+}
+
+/// Copies the link a chat app previews (the shop's /share page) to the clipboard, or shows it.
+export async function shareLink(path) {
+  const url = location.origin + path;
+  try {
+    await navigator.clipboard.writeText(url);
+    toast(t('share_copied'));
+  } catch {
+    window.prompt(t('share_copy_manually'), url);
+  }
 }

@@ -56,19 +56,27 @@ public struct CatalogService: Sendable {
         return page
     }
 
-    /// A page of on-sale products, unless nothing in the catalogue changed since version `known`.
-    /// A search is always read (and recorded, as `products(_:)` does) and never versioned.
+    /// A page of on-sale products, unless nothing in the catalogue changed since version `known`
+    /// (a version of the whole catalogue: every product's stock, price, sales, text and status).
+    /// A search is recorded either way, as `products(_:)` does: an unchanged answer found what it
+    /// found at that version, which the index's cached counts say without ranking anything.
     public func products(_ query: ProductQuery, unlessAt known: Int64?) throws -> Versioned<Page<ProductSummary>> {
-        guard try SearchText.normalize(query.text) == nil else { return .current(try products(query), version: nil) }
         try Self.validatePrices(query)
-        var listing = query
-        listing.text = nil
-        return try pool.read { db in
+        var query = query
+        query.text = try SearchText.normalize(query.text)
+        let (answer, total) = try pool.read { db -> (Versioned<Page<ProductSummary>>, Int?) in
             let version = try changes.version(db)
-            if version == known { return .unchanged }
-            if let category = listing.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
-            return .current(try store.products(listing, db), version: version)
+            if version == known {
+                return (.unchanged, query.text == nil ? nil : try store.searchTotal(query, db))
+            }
+            if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
+            let page = try store.products(query, db)
+            return (.current(page, version: version), page.total)
         }
+        if let text = query.text, let total, query.page.page == 1, SearchText.mayBeHot(text) {
+            recorder.record(text.lowercased(), searcher: query.searcher?.key ?? "", found: total > 0, at: clock.unixNow)
+        }
+        return answer
     }
 
     /// A product page, unless nothing it shows changed since version `known` (a version of this

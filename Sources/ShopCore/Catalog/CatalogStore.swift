@@ -46,39 +46,28 @@ struct CatalogStore {
         try db.scalarInt("SELECT COUNT(*) FROM categories WHERE id = \(id)") == 1
     }
 
+    /// How many on-sale products a search finds (counted once per catalogue version).
+    func searchTotal(_ query: ProductQuery, _ db: any SQLConnection) throws -> Int {
+        guard let request = Self.searchRequest(query, filters: Self.filters(query), order: Self.order(query)) else { return 0 }
+        return try search.total(request, db)
+    }
+
+    private static func searchRequest(_ query: ProductQuery, filters: [SQL], order: SQL?) -> ProductSearch.Request? {
+        guard let text = query.text else { return nil }
+        let folded = SearchText.fold(text)
+        let key = SearchTotals.Key(text: Array(folded.utf8), category: query.categoryID, minPrice: query.minPriceCents,
+                                   maxPrice: query.maxPriceCents)
+        return ProductSearch.Request(text: folded, filters: filters, key: key, order: order, page: query.page)
+    }
+
     /// One page of on-sale products matching the query, and the total count.
     func products(_ query: ProductQuery, _ db: any SQLConnection) throws -> Page<ProductSummary> {
-        var filters: [SQL] = []
-        if let category = query.categoryID {
-            filters.append("""
-                p.category_id IN (WITH RECURSIVE sub(id) AS (
-                    SELECT \(category) UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id)
-                SELECT id FROM sub)
-                """)
-        }
-        if let min = query.minPriceCents {
-            filters.append("p.price_cents >= \(min)")
-        }
-        if let max = query.maxPriceCents {
-            filters.append("p.price_cents <= \(max)")
-        }
-        let order: SQL?
-        switch query.sort ?? (query.text == nil ? .newest : .relevance) {
-        case .relevance: order = nil
-        case .newest: order = Self.newestFirst
-        case .priceAscending: order = "p.price_cents ASC, p.id ASC"
-        case .priceDescending: order = "p.price_cents DESC, p.id DESC"
-        case .sales: order = ProductSearch.relevanceOrder
-        }
-
-        if let text = query.text {
+        let filters = Self.filters(query)
+        let order = Self.order(query)
+        if let request = Self.searchRequest(query, filters: filters, order: order) {
             // A search: the index says how many match and where the page is; only the page's
             // summaries are read.
-            let folded = SearchText.fold(text)
-            let key = SearchTotals.Key(text: Array(folded.utf8), category: query.categoryID, minPrice: query.minPriceCents,
-                                       maxPrice: query.maxPriceCents)
-            let found = try search.page(ProductSearch.Request(text: folded, filters: filters, key: key, order: order,
-                                                              page: query.page), db)
+            let found = try search.page(request, db)
             return Page(items: try summaries(found.ids, db), page: query.page.page, perPage: query.page.perPage, total: found.total)
         }
         let from: SQL = "FROM products p WHERE \((["p.status = \(ProductStatus.onSale)"] + filters).joined(separator: " AND "))"
@@ -94,6 +83,36 @@ struct CatalogStore {
         }
         let rows = try db.query("SELECT \(Self.summaryColumns) \(from) ORDER BY \(order ?? Self.newestFirst) \(limits)")
         return Page(items: try rows.map(Self.summary), page: query.page.page, perPage: query.page.perPage, total: Int(total))
+    }
+
+    /// Conditions on `p` besides the search: category (and the categories under it), price range.
+    private static func filters(_ query: ProductQuery) -> [SQL] {
+        var filters: [SQL] = []
+        if let category = query.categoryID {
+            filters.append("""
+                p.category_id IN (WITH RECURSIVE sub(id) AS (
+                    SELECT \(category) UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id)
+                SELECT id FROM sub)
+                """)
+        }
+        if let min = query.minPriceCents {
+            filters.append("p.price_cents >= \(min)")
+        }
+        if let max = query.maxPriceCents {
+            filters.append("p.price_cents <= \(max)")
+        }
+        return filters
+    }
+
+    /// The order a query asks for; `nil` is relevance (a search's tiers).
+    private static func order(_ query: ProductQuery) -> SQL? {
+        switch query.sort ?? (query.text == nil ? .newest : .relevance) {
+        case .relevance: return nil
+        case .newest: return Self.newestFirst
+        case .priceAscending: return "p.price_cents ASC, p.id ASC"
+        case .priceDescending: return "p.price_cents DESC, p.id DESC"
+        case .sales: return ProductSearch.relevanceOrder
+        }
     }
 
     /// The summaries of these products, in this order.

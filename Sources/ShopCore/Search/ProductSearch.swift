@@ -79,6 +79,13 @@ struct ProductSearch {
         return (ids, total)
     }
 
+    /// How many products match in all (the tiers' sizes, counted once per catalogue version).
+    func total(_ request: Request, _ db: any SQLConnection) throws -> Int {
+        let match = SearchMatch(text: request.text, dialect: db.dialect)
+        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        return try counts(match, request, version: version, db).tiers.reduce(0, +)
+    }
+
     /// The titles of up to `limit` on-sale products whose title contains the folded `text`, best
     /// sellers first (for suggestions).
     func titleMatches(_ text: String, limit: Int, _ db: any SQLConnection) throws -> [String] {

@@ -49,6 +49,15 @@ public struct ArticleService: Sendable {
         }
     }
 
+    /// A published article as anyone sees it, without counting a view (for link previews).
+    public func preview(_ id: ArticleID) throws -> Article {
+        let now = clock.unixNow
+        return try pool.read { db in
+            guard let row = try store.find(id, at: now, db) else { throw SocialError.articleNotFound }
+            return try ArticleAssembler(viewer: nil, now: now).assemble([row], db)[0]
+        }
+    }
+
     /// The week's top 10 by score = views in the last 7 days + 3 × likes + 5 × comments given in them
     /// (ties: newer first).
     public func top(viewer: UserID?) throws -> [Article] {

@@ -100,6 +100,9 @@ public struct Config: Sendable {
         public var env = Environment.development
         public var logLevel = Logger.Level.info
         public var logFormat = Logger.Format.text
+        /// Where shoppers reach the shop (`https://shop.example.com`): share pages link and show
+        /// images under it. Empty: the address the request came to (its Host header).
+        public var publicURL = ""
     }
 
     public struct Catalog: Sendable {
@@ -192,6 +195,19 @@ public struct Config: Sendable {
         }
         guard case .postgresql = databaseLocation else {
             throw ConfigError(key: "database.read_url", reason: "needs database.url to name a PostgreSQL primary")
+        }
+        return url
+    }
+
+    /// `app.public_url` without a trailing slash: nil when empty (use the request's Host).
+    public func publicBaseURL() throws -> String? {
+        var url = app.publicURL
+        guard !url.isEmpty else { return nil }
+        while url.hasSuffix("/") { url.removeLast() }
+        let lower = url.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), url.count > 8,
+              !url.contains(where: { $0 == "?" || $0 == "#" || $0 == "\"" || $0 == "<" || $0 == ">" || $0.isWhitespace }) else {
+            throw ConfigError(key: "app.public_url", reason: "must be an http:// or https:// address with no query, such as https://shop.example.com")
         }
         return url
     }

@@ -59,6 +59,7 @@ extension Config {
         .choice("app.env", \.app.env),
         .level("app.log_level", \.app.logLevel),
         .choice("app.log_format", \.app.logFormat),
+        .string("app.public_url", \.app.publicURL, allowEmpty: true),
         .int("catalog.import_max_bytes", \.catalog.importMaxBytes, 1...(4 * 1_073_741_824)),
         .int("search.hot_min_searchers", \.search.hotMinSearchers, 1...10_000),
         .words("search.blocked_words", \.search.blockedWords),

@@ -41,6 +41,7 @@ struct ServeCommand: Command {
                                  + config.productionProblems.joined(separator: "; ")
                                  + " (set them in the config file or SHOP_* environment variables)")
         }
+        _ = try config.publicBaseURL()  // a malformed app.public_url stops the start, not a share page
         let logger = ShopEnvironment.logger(config)
         if config.app.env == .development, !config.listensOnLoopbackOnly {
             logger.warning("development server listening on a non-loopback address: development secrets and the log code sender are reachable from the network",

@@ -35,7 +35,7 @@ struct ConfigTests {
         "payments.mockpay_enabled": "false", "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
         "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
         "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
-        "app.env": "production", "app.log_level": "debug", "app.log_format": "json",
+        "app.env": "production", "app.log_level": "debug", "app.log_format": "json", "app.public_url": "https://floral.example.cn",
         "catalog.import_max_bytes": "1000",
         "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告",
         "media.path": "/var/lib/shop/media",
@@ -277,6 +277,24 @@ struct ConfigTests {
         for host in ["0.0.0.0", "::", "192.168.1.10"] {
             config.server.host = host
             #expect(!config.listensOnLoopbackOnly, "\(host)")
+        }
+    }
+}
+
+@Suite("app.public_url")
+struct PublicURLConfigTests {
+    @Test func aTrailingSlashIsDroppedAndEmptyMeansTheRequestsHost() throws {
+        var config = Config()
+        #expect(try config.publicBaseURL() == nil)
+        config.app.publicURL = "https://shop.example.com/"
+        #expect(try config.publicBaseURL() == "https://shop.example.com")
+    }
+
+    @Test func anAddressThatIsNotHTTPOrCarriesAQueryIsRefused() {
+        for bad in ["shop.example.com", "ftp://shop.example.com", "https://shop.example.com/?a=1", "https://a b.com", "javascript:alert(1)"] {
+            var config = Config()
+            config.app.publicURL = bad
+            #expect(throws: ConfigError.self, "\(bad)") { try config.publicBaseURL() }
         }
     }
 }
