@@ -38,7 +38,7 @@ let package = Package(
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
         .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "Localization"]),
-        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization"], resources: [.copy("Public"), .copy("Media")]),
+        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization"], resources: [.copy("Public"), .copy("Media"), .copy("DocsPage")]),
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
         .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics"]),

@@ -658,6 +658,39 @@ class Run:
         if self.grid_columns() != 2:
             raise StepFailure(f"the phone grid has {self.grid_columns()} columns, expected 2")
 
+    def api_docs(self):
+        """/docs renders openapi.json (escaped, by tag), and try-it really sends the request."""
+        self.resize(DESKTOP)
+        self.d.get(self.server.base + "/docs")
+        self.find("body.ready")
+        summary = self.find("#op-listProducts > summary")
+        if "GET" not in summary.text or "/api/v1/products" not in summary.text:
+            raise StepFailure(f"the product list operation reads {summary.text!r}")
+        self.click(summary)
+        self.find("#op-listProducts table.params")
+        self.type("#try-listProducts-query-q", "玫瑰")
+        self.click("#op-listProducts .send")
+        self.wait(lambda: self.text("#op-listProducts .result-head .status") == "200", "try-it answered 200 for the product list")
+        if '"items"' not in self.text("#op-listProducts .result-body"):
+            raise StepFailure("the try-it body shows no product page")
+        sent = self.text("#op-listProducts .result-head .sent")
+        if "q=%E7%8E%AB" not in sent:   # 玫
+            raise StepFailure(f"try-it sent {sent!r}, not the search for 玫瑰")
+        # Descriptions with `<` show as text: the mockpay signature header documents `t=<unix seconds>`.
+        self.click("#op-receivePaymentNotification > summary")
+        params = self.text("#op-receivePaymentNotification table.params")
+        if "t=<unix seconds>" not in params:
+            raise StepFailure("the webhook's `t=<unix seconds>` is not shown as text")
+        self.d.execute_script("document.querySelector('#op-receivePaymentNotification').open = false")
+        self.click("#op-health > summary")
+        self.click("#op-health .send")
+        self.wait(lambda: self.text("#op-health .result-head .status") == "200", "try-it answered 200 for /healthz")
+        self.resize(PHONE)
+        self.find("#op-health .send")
+        wide = self.d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        if wide > 1:
+            raise StepFailure(f"the docs page is {wide} px wider than a phone screen")
+
 
 STEPS = [
     ("open the storefront", "open_storefront"),
@@ -682,6 +715,7 @@ STEPS = [
     ("the product page at 1280 px", "desktop_product"),
     ("the phone layout again", "phone_layout"),
     ("the server's messages in an English browser", "english_messages"),
+    ("the API docs page and its try-it", "api_docs"),
 ]
 
 

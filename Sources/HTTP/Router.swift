@@ -158,6 +158,26 @@ public struct Router: Sendable {
         return response
     }
 
+    /// The methods the most specific patterns matching `path` answer (HEAD beside GET), sorted;
+    /// empty when no pattern matches. What a CORS preflight may be told; the route is reported
+    /// to `context` (for the metrics) as if the request had reached it.
+    public func allowedMethods(for path: String, reportingTo context: Context) -> [String] {
+        var byMethod: [String: Endpoint]
+        if let literal = literalPaths[path] {
+            byMethod = literal
+        } else {
+            var best: [Match] = []
+            var values: [String] = []
+            Self.collect(root, Self.split(path), depth: 0, literals: 0, values: &values, into: &best)
+            byMethod = [:]
+            for match in best { byMethod.merge(match.node.endpoints) { $0.order < $1.order ? $0 : $1 } }
+        }
+        if let first = byMethod.values.min(by: { $0.order < $1.order }) { context.matchedRoute?.set(first.route) }
+        var methods = Set(byMethod.keys)
+        if methods.contains("GET") { methods.insert("HEAD") }
+        return methods.sorted()
+    }
+
     /// Hands the request to `endpoint` with its parameters (`values`, in path order), and reports
     /// the route to whoever asked in the context.
     private static func call(_ endpoint: Endpoint, values: [String], _ request: Request, _ context: Context) throws -> Response {

@@ -36,7 +36,9 @@ public struct ShopAPI: Sendable {
         }
         let root = routes.group("")
         HealthController(shop: shop).register(root)
-        DocsController(path: documentPath).register(root)
+        let proxies = (try? TrustedProxies(parsing: shop.config.server.trustedProxies)) ?? .none
+        DocsController(path: documentPath, pageDirectory: Bundle.module.url(forResource: "DocsPage", withExtension: nil),
+                       proxies: proxies).register(root)
         StorefrontController(directory: Bundle.module.url(forResource: "Public", withExtension: nil)).register(root)
         MediaController(folders: [URL(fileURLWithPath: shop.config.media.path, isDirectory: true)]
             + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 }).register(root)
@@ -60,7 +62,10 @@ public struct ShopAPI: Sendable {
         }
         let router = Router(routes)
         self.router = router
-        self.responder = [requestID, counting, errors].wrapping { request, context in
+        // CORS sits outside the error mapping, so error answers carry its headers too, and inside
+        // the metrics, so a preflight it answers is counted.
+        let cors = CORSMiddleware(policy: CORSPolicy(origins: shop.config.server.corsOrigins), router: router)
+        self.responder = [requestID, counting, cors, errors].wrapping { request, context in
             try router.respond(to: request, context: context)
         }
     }

@@ -18,6 +18,9 @@ public struct Config: Sendable {
         public var requestTimeoutSeconds = 10
         /// Comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed.
         public var trustedProxies = ""
+        /// Origins (`https://shop.example`) whose pages may call the API from a browser (CORS);
+        /// `*` for any, only when written out. Empty: no CORS headers at all.
+        public var corsOrigins: [String] = []
         /// Where `GET /metrics` (Prometheus text) is served: loopback by default, apart from the API.
         public var metricsHost = "127.0.0.1"
         /// 0 turns the metrics endpoint off.

@@ -41,6 +41,10 @@ extension Config {
                 case let number as NSNumber:
                     values[key] = number.stringValue
                 case is NSNull: continue
+                case let list as [String]:
+                    // A list setting (`"cors_origins": ["https://a.example", "https://b.example"]`)
+                    // reads as the comma-separated text its environment variable would hold.
+                    values[key] = list.joined(separator: ",")
                 default: throw ConfigError(key: key, reason: "must be a string, number or boolean")
                 }
             }

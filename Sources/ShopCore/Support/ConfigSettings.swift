@@ -17,6 +17,7 @@ extension Config {
         .int("server.idle_timeout_seconds", \.server.idleTimeoutSeconds, 1...3_600),
         .int("server.request_timeout_seconds", \.server.requestTimeoutSeconds, 1...3_600),
         .addresses("server.trusted_proxies", \.server.trustedProxies),
+        .origins("server.cors_origins", \.server.corsOrigins),
         .string("server.metrics_host", \.server.metricsHost),
         .int("server.metrics_port", \.server.metricsPort, 0...65_535),
         .int("server.drain_seconds", \.server.drainSeconds, 0...300),
@@ -184,5 +185,57 @@ extension Config.Setting {
             }
             return text
         }, render: { $0 })
+    }
+
+    /// A comma-separated list of web origins, `http(s)://host[:port]` as browsers send them in
+    /// `Origin` (lowercased, a default port and a trailing `/` dropped), or `*` for any; possibly empty.
+    static func origins(_ key: String, _ path: WritableKeyPath<Config, [String]> & Sendable) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            var origins: [String] = []
+            for entry in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
+                guard let origin = Self.webOrigin(entry) else {
+                    throw Invalid("\"\(entry.prefix(80))\" is not an origin like https://shop.example or http://127.0.0.1:3000, nor *")
+                }
+                if !origins.contains(origin) { origins.append(origin) }
+            }
+            return origins
+        }, render: { $0.joined(separator: ",") })
+    }
+
+    /// `entry` as a browser writes it in `Origin`, or `*`; nil when it has a path, query,
+    /// user, a scheme other than http(s), or a host that is not a DNS name or IP address.
+    static func webOrigin(_ entry: String) -> String? {
+        if entry == "*" { return "*" }
+        var text = entry.lowercased()
+        if text.hasSuffix("/") { text.removeLast() }
+        let scheme: String
+        if text.hasPrefix("https://") { scheme = "https" } else if text.hasPrefix("http://") { scheme = "http" } else { return nil }
+        let authority = text.dropFirst(scheme.count + 3)
+        var host = authority
+        var port: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            var v6 = in6_addr()
+            guard inet_pton(AF_INET6, String(authority[authority.index(after: authority.startIndex)..<close]), &v6) == 1 else { return nil }
+            host = authority[...close]
+            let rest = authority[authority.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return nil }
+                port = rest.dropFirst()
+            }
+        } else {
+            let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { return nil }
+            host = parts[0]
+            port = parts.count == 2 ? parts[1] : nil
+            guard !host.isEmpty, host.utf8.count <= 253, !host.hasPrefix("."), !host.hasPrefix("-"),
+                  host.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7a) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2e || $0 == 0x2d })
+            else { return nil }
+        }
+        guard let port else { return "\(scheme)://\(host)" }
+        guard !port.isEmpty, port.utf8.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let number = Int(port), (1...65_535).contains(number) else { return nil }
+        let isDefault = (scheme == "http" && number == 80) || (scheme == "https" && number == 443)
+        return isDefault ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(number)"
     }
 }

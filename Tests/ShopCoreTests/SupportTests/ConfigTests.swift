@@ -19,6 +19,7 @@ struct ConfigTests {
         "server.host": "0.0.0.0", "server.port": "9000", "server.threads": "3", "server.max_connections": "10",
         "server.max_connections_per_ip": "5", "server.max_body_bytes": "2048", "server.idle_timeout_seconds": "7",
         "server.request_timeout_seconds": "4", "server.trusted_proxies": "10.0.0.1, 192.168.0.0/16, fd00::/8",
+        "server.cors_origins": "https://shop.example,http://127.0.0.1:3000",
         "server.metrics_host": "0.0.0.0", "server.metrics_port": "9100", "server.drain_seconds": "0",
         "database.url": "postgresql://shop@db.example:5432/shop", "database.read_url": "postgresql://shop@standby.example:5432/shop",
         "database.pool_size": "20", "database.pool_timeout_seconds": "2", "database.path": "/tmp/x.sqlite", "database.migrations_path": "/opt/migrations", "database.readers": "2",
