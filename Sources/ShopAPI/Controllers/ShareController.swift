@@ -6,12 +6,14 @@ import ShopCore
 /// with a link into the storefront. Unknown, off-sale and unpublished items are 404 (an HTML page
 /// for a client that accepts HTML, else the API's error shape). Every text
 /// from the catalogue is HTML-escaped; every link and image is absolute (previews need that),
-/// under `app.public_url` or else the address the request came to.
+/// under `app.public_url` or else the address the request came to (through trusted proxies).
 struct ShareController {
     let catalog: CatalogService
     let articles: ArticleService
     /// `app.public_url` without a trailing slash; nil: from the request's Host.
     let publicURL: String?
+    /// Proxies whose `X-Forwarded-Host`/`-Proto` name the origin (`server.trusted_proxies`).
+    let proxies: TrustedProxies
 
     /// Previews are fetched by chat apps' crawlers, again and again: a few minutes' copy is fine
     /// (a price moves the body, so the tag, too).
@@ -138,18 +140,10 @@ struct ShareController {
         return headers
     }
 
-    /// `app.public_url`, else `http://` + the request's Host when it is a plain host name or
-    /// address with an optional port (anything else is not reflected into the page).
+    /// `app.public_url`, else the origin the client used (`Request.publicOrigin`: the Host header,
+    /// or a trusted proxy's `X-Forwarded-*`, only when it is a plain host), else `http://localhost`.
     private func baseURL(_ request: Request) -> String {
-        if let publicURL { return publicURL }
-        let host = request.headers["Host"] ?? ""
-        let allowed = host.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":")
-                || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
-        }
-        guard !host.isEmpty, host.utf8.count <= 255, allowed else { return "http://localhost" }
-        return "http://\(host)"
+        publicURL ?? request.publicOrigin(trusting: proxies) ?? "http://localhost"
     }
 
     /// An image URL as a preview needs it: absolute; nil when there is none.
