@@ -18,10 +18,17 @@ public enum TestDatabase {
         server + (server.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema),public"
     }
 
+    /// A new test shop schema's name: `ts_<this process's id>_<random>`.
+    public static func newSchemaName() -> String {
+        "ts_\(getpid())_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
     /// Makes a fresh schema for one shop; its name starts with `ts_`. The first call of a run drops
     /// the `ts_` schemas earlier runs left behind (every call waits for that) and makes sure the
-    /// database has pg_trgm. The PostgreSQL engine's own suite uses `t_` schemas and drops its
-    /// own, so this never touches a schema another suite of the same run is using.
+    /// database has pg_trgm. A schema whose process still runs on this machine belongs to another
+    /// run going on beside this one (a second engineer on the shared dev cluster) and is left
+    /// alone. The PostgreSQL engine's own suite uses `t_` schemas and drops its own, so this
+    /// never touches a schema another suite of the same run is using.
     public static func createSchema(_ schema: String, on server: String) throws {
         precondition(schema.hasPrefix("ts_"), "test shop schemas are named ts_…")
         try prepared.get()
@@ -34,8 +41,17 @@ public enum TestDatabase {
         try connection.execute(script: "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
         let leftovers = try connection.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ts\\_%'")
         for row in leftovers {
-            try connection.execute(script: "DROP SCHEMA IF EXISTS \"\(try row.decode("nspname", as: String.self))\" CASCADE")
+            let name = try row.decode("nspname", as: String.self)
+            if let owner = ownerProcess(of: name), owner == getpid() || kill(owner, 0) == 0 || errno == EPERM { continue }
+            try connection.execute(script: "DROP SCHEMA IF EXISTS \"\(name)\" CASCADE")
         }
+    }
+
+    /// The process id in a `ts_<pid>_<random>` name; nil for names without one (older runs).
+    static func ownerProcess(of schema: String) -> pid_t? {
+        let parts = schema.split(separator: "_")
+        guard parts.count == 3, let pid = pid_t(parts[1]) else { return nil }
+        return pid
     }
 
     /// Runs one statement on its own connection (schemas come and go outside any pool).
@@ -157,7 +173,7 @@ extension TestDatabase {
     /// nil on SQLite. `drop()` removes it and everything in it.
     public static func makeSchema() throws -> TestSchema? {
         guard let server = postgresURL else { return nil }
-        let name = "ts_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let name = newSchemaName()
         try createSchema(name, on: server)
         return TestSchema(name: name, url: url(server, searchPath: name), server: server)
     }

@@ -29,7 +29,7 @@ public final class TestShop: @unchecked Sendable {
         var config = Config()
         config.database.path = directory.appendingPathComponent("shop.sqlite").path
         if let server = TestDatabase.postgresURL {
-            let schema = "ts_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            let schema = TestDatabase.newSchemaName()
             try TestDatabase.createSchema(schema, on: server)
             config.database.url = TestDatabase.url(server, searchPath: schema)
             config.database.poolSize = 4
