@@ -175,7 +175,7 @@ public struct OrderService: Sendable {
         return try pool.write { db in
             var cancelled = 0, completed = 0
             for id in try orders.expired(at: now, limit: batch, db)
-            where !holding.contains(id), try lifecycle.cancel(id, reason: "payment_timeout", at: now, db) {
+            where try !holding.contains(id) && lifecycle.cancel(id, reason: "payment_timeout", at: now, db) {
                 cancelled += 1
             }
             for id in try orders.shippedBefore(completeBefore, limit: batch, db) where try lifecycle.complete(id, at: now, db) {

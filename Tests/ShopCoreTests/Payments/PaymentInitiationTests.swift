@@ -55,13 +55,15 @@ struct PaymentInitiationTests {
         #expect(fields["version"] == "1.0")
         #expect(fields["timestamp"] == "2026-12-01 00:05:30", "Beijing time of the manual clock")
         #expect(fields["notify_url"] == "https://shop.floral.example/api/v1/webhooks/payments/alipay")
-        let biz = try #require(try JSONSerialization.jsonObject(with: Data(try #require(fields["biz_content"]).utf8)) as? [String: String])
+        let bizText = try #require(fields["biz_content"])
+        let biz = try #require(try JSONSerialization.jsonObject(with: Data(bizText.utf8)) as? [String: String])
         #expect(biz == ["out_trade_no": order.number, "total_amount": "129.00", "subject": "红玫瑰花束 11枝",
                         "product_code": "QUICK_MSECURITY_PAY", "timeout_express": "24m"])
 
         // Anyone with the merchant public key can check it; a changed amount no longer verifies.
         let key = try RSAPublicKey(pem: PaymentKeys.merchantPublicPEM)
-        let signature = try #require(Base64.decode(try #require(fields["sign"])))
+        let sign = try #require(fields["sign"])
+        let signature = try #require(Base64.decode(sign))
         #expect(key.verifySHA256(signature: signature, message: Array(PaymentSigner.alipayRequestContent(fields).utf8)))
         var tampered = fields
         tampered["biz_content"] = fields["biz_content"]?.replacingOccurrences(of: "129.00", with: "1.29")
