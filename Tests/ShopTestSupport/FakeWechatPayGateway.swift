@@ -59,7 +59,12 @@ public final class FakeWechatPayGateway: Sendable {
         try server.start()
     }
 
-    deinit { server.stop(grace: 0) }
+    // The last reference may go on one of the server's own worker threads (a request still in
+    // flight when a test ends), which cannot join itself: stop from elsewhere.
+    deinit {
+        let server = server
+        DispatchQueue.global().async { server.stop(grace: 0) }
+    }
 
     public func stop() { server.stop(grace: 0) }
 

@@ -53,7 +53,7 @@ struct PaymentInitiationTests {
         #expect(fields["charset"] == "utf-8")
         #expect(fields["sign_type"] == "RSA2")
         #expect(fields["version"] == "1.0")
-        #expect(fields["timestamp"] == "2026-12-01 00:05:30", "Beijing time of the manual clock")
+        #expect(fields["timestamp"] == "2026-11-30 16:05:30", "Beijing time of the manual clock (08:05:30 UTC)")
         #expect(fields["notify_url"] == "https://shop.floral.example/api/v1/webhooks/payments/alipay")
         let bizText = try #require(fields["biz_content"])
         let biz = try #require(try JSONSerialization.jsonObject(with: Data(bizText.utf8)) as? [String: String])
@@ -100,7 +100,7 @@ struct PaymentInitiationTests {
         #expect(request.fields["spbill_create_ip"] == "203.0.113.9")
         #expect(request.fields["notify_url"] == "https://shop.floral.example/api/v1/webhooks/payments/wechatpay")
         #expect(request.fields["body"] == "红玫瑰花束 11枝")
-        #expect(request.fields["time_expire"] == "20261201003000")
+        #expect(request.fields["time_expire"] == "20261130163000")
 
         let params = intent.payParams
         #expect(params["appid"] == PaymentKeys.wechatAppID)
