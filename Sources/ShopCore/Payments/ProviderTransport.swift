@@ -33,7 +33,7 @@ public struct URLSessionTransport: ProviderTransport {
         let task = URLSession.shared.dataTask(with: request) { data, response, error in
             let outcome: Outcome
             if let error {
-                outcome = (error as? URLError)?.code == .timedOut ? .timedOut : .failed(error.localizedDescription)
+                outcome = (error as? URLError)?.code == .timedOut ? .timedOut : .failed
             } else {
                 outcome = .answer((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data ?? Data()))
             }
@@ -49,8 +49,9 @@ public struct URLSessionTransport: ProviderTransport {
         case .answer(let status, let answer)?:
             guard answer.count <= Self.maxAnswerBytes else { throw PaymentError.providerError(provider, "answer too large") }
             return (status, answer)
-        case .failed(let reason)?:
-            throw PaymentError.providerError(provider, "unreachable: \(reason)")
+        case .failed?:
+            // the transport's own words name our network (hosts, ports): the buyer sees none of it
+            throw PaymentError.providerError(provider, "unreachable")
         case .timedOut?, nil:
             throw PaymentError.providerTimeout(provider)
         }
@@ -59,7 +60,7 @@ public struct URLSessionTransport: ProviderTransport {
     private enum Outcome: Sendable {
         case answer(Int, [UInt8])
         case timedOut
-        case failed(String)
+        case failed
     }
 
     /// What the completion handler hands to the waiting thread.
