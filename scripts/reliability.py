@@ -89,6 +89,11 @@ def crash_suite():
                                 if status == 200:
                                     with lock:
                                         acknowledged_events.add(event["event_id"])
+                            if local.random() < 0.3:  # the buyer changes their mind: a paid order goes refunding
+                                try:
+                                    shop.request("POST", f"/api/v1/orders/{body['id']}/cancel", token=token, timeout=5)
+                                except OSError:
+                                    return
 
             threads = [threading.Thread(target=buyer, args=(token, address, round_number * 10 + i))
                        for i, (token, address) in enumerate(users)]
@@ -102,9 +107,10 @@ def crash_suite():
         if shop.engine == "sqlite":
             check("integrity_check is ok after 5 SIGKILLs", shop.query("PRAGMA integrity_check")[0][0] == "ok")
         stock = dict(shop.query("SELECT id, stock FROM skus"))
+        # cancelled, refunding and refunded orders gave their stock back
         sold = dict(shop.query("""
             SELECT i.sku_id, SUM(i.quantity) FROM order_items i JOIN orders o ON o.id = i.order_id
-            WHERE o.status <> 'cancelled' GROUP BY i.sku_id"""))
+            WHERE o.status NOT IN ('cancelled', 'refunding', 'refunded') GROUP BY i.sku_id"""))
         check("no SKU oversold (stock never negative)", all(v >= 0 for v in stock.values()), str(stock))
         check("stock + sold = initial for every SKU",
               all(stock[s] + sold.get(s, 0) == initial[s] for s in initial), f"stock={stock} sold={sold}")
@@ -117,9 +123,20 @@ def crash_suite():
         twice = shop.query("""SELECT order_number FROM payment_events WHERE outcome = 'paid'
                               GROUP BY order_number HAVING COUNT(*) > 1""")
         check("no payment applied twice", not twice, str(twice[:5]))
-        paid_orders = {row[0] for row in shop.query("SELECT number FROM orders WHERE status = 'paid'")}
+        paid_orders = {row[0] for row in shop.query(
+            "SELECT number FROM orders WHERE status IN ('paid', 'refunding', 'refunded')")}
         paid_events = {row[0] for row in shop.query("SELECT order_number FROM payment_events WHERE outcome = 'paid'")}
-        check("every paid order has exactly its paid event", paid_orders == paid_events)
+        check("every paid (or since refunding) order has exactly its paid event", paid_orders == paid_events)
+        refunding = {row[0] for row in shop.query("SELECT id FROM orders WHERE status IN ('refunding', 'refunded')")}
+        refunds = shop.query("SELECT order_id FROM refunds")
+        check(f"each of the {len(refunding)} orders cancelled after payment has exactly one refund",
+              sorted(r[0] for r in refunds) == sorted(refunding), f"{len(refunds)} refunds")
+        unpaid_sales = shop.query("""
+            SELECT p.id, p.sales, COALESCE((SELECT SUM(i.quantity) FROM order_items i JOIN orders o ON o.id = i.order_id
+                                            WHERE i.product_id = p.id AND o.status IN ('paid', 'shipped', 'completed')), 0)
+            FROM products p""")
+        check("sales count exactly the units of paid orders not refunded",
+              all(row[1] == row[2] for row in unpaid_sales), str([r for r in unpaid_sales if r[1] != r[2]][:5]))
     finally:
         shop.close()
 

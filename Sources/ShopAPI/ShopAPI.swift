@@ -53,7 +53,7 @@ public struct ShopAPI: Sendable {
         FavoriteController(favorites: shop.favorites).register(signedIn)
         CartController(carts: shop.carts).register(signedIn)
         AddressController(addresses: shop.addresses).register(signedIn)
-        OrderController(orders: shop.orders, metrics: shopMetrics).register(signedIn)
+        OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics).register(signedIn)
         PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
         ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)

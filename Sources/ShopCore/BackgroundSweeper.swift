@@ -2,7 +2,9 @@ import Dispatch
 import Synchronization
 
 /// The shop's background work on its own timer thread, through the same services as requests:
-/// cancelling unpaid orders past their deadline (returning stock), completing long-shipped
+/// asking the payment providers about unpaid orders past their deadline that have a payment
+/// started, then cancelling those still unpaid (returning stock), sending and confirming refunds,
+/// completing long-shipped
 /// orders, and dropping spent codes, tokens, failure records, old search logs and old view logs. The deadlines
 /// live in the database, so a restart simply picks up where the last run stopped.
 public final class BackgroundSweeper: Sendable {
@@ -42,10 +44,14 @@ public final class BackgroundSweeper: Sendable {
 
     private func runOnce() {
         do {
-            let result = try shop.orders.sweep()
+            // a lost notification must not cancel a paid order: ask the provider first
+            let held = try shop.payments.settleExpiredOrders()
+            let result = try shop.orders.sweep(holding: held)
             if result.cancelled > 0 || result.completed > 0 {
                 logger.info("orders swept", ["cancelled": String(result.cancelled), "completed": String(result.completed)])
             }
+            let refunded = try shop.payments.processRefunds()
+            if refunded > 0 { logger.info("refunds confirmed", ["count": String(refunded)]) }
             try shop.verification.purgeSpentCodes()
             try shop.accounts.purgeSpentRecords()
             try shop.catalog.purgeSearchLog()

@@ -59,7 +59,7 @@ public final class Shop: Sendable {
         orders = OrderService(pool: pool, settings: config.orders, maxItems: config.cart.maxItems, clock: clock,
                               random: random)
         payments = try PaymentService(pool: pool, settings: config.payments, mockpayEnabled: config.isMockpayEnabled,
-                                      clock: clock, logger: logger)
+                                      clock: clock, logger: logger, random: random)
         social = SocialService(pool: pool, publicReads: reads, clock: clock)
         articles = ArticleService(pool: pool, publicReads: reads, clock: clock)
         favorites = FavoriteService(pool: pool, clock: clock)

@@ -355,7 +355,7 @@ struct OrderAPITests {
 
         let order = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token).json
         #expect(Set(order.keys) == ["id", "number", "status", "items", "total_cents", "address", "note", "created_at",
-                                    "pay_deadline", "paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment"])
+                                    "pay_deadline", "paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment", "refund"])
         let items = try #require(order["items"] as? [[String: Any]])
         #expect(items.count == 2)
         for item in items {
@@ -372,7 +372,7 @@ struct OrderAPITests {
         #expect(order["note"] as? String == "生日快乐")
         #expect(order["created_at"] as? String == "2026-11-30T08:00:00Z")
         #expect(order["pay_deadline"] as? String == "2026-11-30T08:30:00Z")
-        for key in ["paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment"] {
+        for key in ["paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment", "refund"] {
             #expect(order[key] is NSNull, "\(key) should be an explicit null")
         }
         #expect(order["id"] is NSNumber)

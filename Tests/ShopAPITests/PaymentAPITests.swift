@@ -117,7 +117,8 @@ struct PaymentAPITests {
 
         let alipay = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "alipay"], token: s.token)
         #expect(alipay.status == 201)
-        #expect((alipay.json["pay_params"] as? [String: String])?["total_amount"] == "129.00")
+        let orderString = try #require((alipay.json["pay_params"] as? [String: String])?["order_string"])
+        #expect(orderString.contains("total_amount%22%3A%22129.00%22"))
     }
 
     @Test func startingAPaymentForAnOrderNotWaitingForPaymentIs409() throws {
@@ -153,6 +154,35 @@ struct PaymentAPITests {
                                           token: s.token)
         #expect(unconfigured.status == 422)
         #expect(unconfigured.errorCode == "provider_unavailable")
+    }
+
+    @Test func wechatPayAnswersTheAppsPayParamsAndItsFailuresAre502And504() throws {
+        let gateway = try FakeWechatPayGateway()
+        let s = try PaymentAPIScenario {
+            PaymentKeys.configure(&$0, wechatGateway: gateway, alipayGateway: nil)
+            $0.payments.providerTimeoutSeconds = 1
+        }
+        let order = try s.placeOrder()
+        let path = "/api/v1/orders/\(order.id.rawValue)/payments"
+
+        let started = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
+        #expect(started.status == 201)
+        let params = try #require(started.json["pay_params"] as? [String: String])
+        #expect(Set(params.keys) == ["appid", "partnerid", "prepayid", "package", "noncestr", "timestamp", "sign"])
+        #expect(params["sign"] == PaymentSigner.wechat(params))
+
+        gateway.setMode(.resultFail(code: "NOTENOUGH", description: "余额不足"))
+        let refused = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token,
+                                     headers: [("Accept-Language", "en")])
+        #expect(refused.status == 502)
+        #expect(refused.errorCode == "provider_error")
+        #expect((refused.error["message"] as? String)?.contains("NOTENOUGH 余额不足") == true)
+
+        gateway.setMode(.silent(seconds: 3))
+        let silent = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
+        #expect(silent.status == 504)
+        #expect(silent.errorCode == "provider_timeout")
+        #expect(try s.status(order) == .pendingPayment)
     }
 
     // MARK: webhooks

@@ -101,15 +101,33 @@ TXbl81X9DQsrOGh6BtYRIvc=
 -----END PRIVATE KEY-----
 """
 
-    /// Every provider configured with the test values.
+    /// The merchant's own key pair, which signs the shop's Alipay requests: "other" plays it.
+    public static var merchantPublicPEM: String { otherPublicPEM }
+    public static var merchantPrivatePEM: String { otherPrivatePEM }
+
+    /// A gateway address where nothing listens: the providers' APIs of a test that starts no fake
+    /// gateway answer "unreachable" at once, and no test ever reaches the internet.
+    public static let closedGatewayURL = "http://127.0.0.1:9"
+
+    /// Every provider configured with the test values; the providers' APIs at `wechatGateway` and
+    /// `alipayGateway` (fakes on loopback), or nowhere.
     public static func configure(_ config: inout Config) {
+        configure(&config, wechatGateway: nil, alipayGateway: nil)
+    }
+
+    public static func configure(_ config: inout Config, wechatGateway: FakeWechatPayGateway?, alipayGateway: FakeAlipayGateway?) {
         config.payments.mockpaySecret = mockpaySecret
         config.payments.wechatpayAPIKey = wechatAPIKey
         config.payments.wechatpayAppID = wechatAppID
         config.payments.wechatpayMchID = wechatMchID
         config.payments.alipayPublicKeyPEM = alipayPublicPEM
+        config.payments.alipayPrivateKeyPEM = merchantPrivatePEM
         config.payments.alipayAppID = alipayAppID
         config.payments.alipaySellerID = alipaySellerID
+        config.payments.publicBaseURL = "https://shop.floral.example"
+        config.payments.wechatpayGatewayURL = wechatGateway?.baseURL ?? closedGatewayURL
+        config.payments.alipayGatewayURL = alipayGateway?.gatewayURL ?? closedGatewayURL + "/gateway.do"
+        config.payments.providerTimeoutSeconds = 2
     }
 }
 
@@ -140,6 +158,14 @@ public enum PaymentSigner {
     /// Alipay RSA2: every non-empty field but `sign` and `sign_type`, sorted by name, `k=v` joined by `&`.
     public static func alipayContent(_ fields: [String: String]) -> String {
         fields.filter { $0.key != "sign" && $0.key != "sign_type" && !$0.value.isEmpty }
+            .sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            .map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+    }
+
+    /// What a merchant's request signature covers: every non-empty parameter but `sign` (here
+    /// `sign_type` counts), sorted by name, `k=v` joined by `&`, values as they are.
+    public static func alipayRequestContent(_ fields: [String: String]) -> String {
+        fields.filter { $0.key != "sign" && !$0.value.isEmpty }
             .sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
             .map { "\($0.key)=\($0.value)" }.joined(separator: "&")
     }

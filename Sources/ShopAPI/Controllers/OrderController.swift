@@ -4,6 +4,8 @@ import ShopCore
 /// `/orders`: checkout with an idempotency key, the order list, detail, cancel and confirm receipt.
 struct OrderController {
     let orders: OrderService
+    let payments: PaymentService
+    let logger: Logger
     let metrics: ShopMetrics
 
     /// `{"address_id", "note"?}` checks out the selected cart lines; with `items` it is "buy now".
@@ -51,9 +53,19 @@ struct OrderController {
         try .json(OrderResponse(orders.order(OrderID(try request.idParameter()), for: try context.user())))
     }
 
-    /// Cancels an unpaid order; its stock goes back.
+    /// Cancels an order that has not shipped; its stock goes back. A paid one becomes `refunding`
+    /// and its refund is requested from the provider at once.
     func cancel(_ request: Request, _ context: Context) throws -> Response {
-        try .json(OrderResponse(orders.cancel(OrderID(try request.idParameter()), for: try context.user())))
+        let user = try context.user()
+        let cancelled = try orders.cancel(OrderID(try request.idParameter()), for: user)
+        guard cancelled.status == .refunding else { return try .json(OrderResponse(cancelled)) }
+        // the refund goes to the provider now; if it cannot, the sweeper tries again
+        do {
+            try payments.processRefunds(order: cancelled.id)
+        } catch {
+            logger.warning("refund request after cancel failed", ["order": cancelled.number, "error": String(describing: error)])
+        }
+        return try .json(OrderResponse(orders.order(cancelled.id, for: user)))
     }
 
     /// Marks a shipped order as received.

@@ -30,7 +30,7 @@ struct PaymentController {
         let body = try request.decode(StartRequest.self)
         let intent: PaymentIntent
         do {
-            intent = try payments.start(order, provider: body.provider, for: try context.user())
+            intent = try payments.start(order, provider: body.provider, for: try context.user(), clientIP: request.clientAddress)
         } catch {
             metrics.payment(body.provider.rawValue, "start_failed")
             throw error

@@ -30,6 +30,13 @@ struct OrderResponse: Encodable {
     @ExplicitNull var completedAt: Date?
     @ExplicitNull var cancelledAt: Date?
     @ExplicitNull var shipment: ShipmentBody?
+    @ExplicitNull var refund: RefundBody?
+
+    struct RefundBody: Encodable {
+        let status: RefundStatus
+        let amountCents: Int64
+        @ExplicitNull var refundedAt: Date?
+    }
 
     init(_ o: Order) {
         id = o.id
@@ -49,5 +56,6 @@ struct OrderResponse: Encodable {
         completedAt = o.completedAt
         cancelledAt = o.cancelledAt
         shipment = o.shipment.map { ShipmentBody(carrier: $0.carrier, trackingNumber: $0.trackingNumber) }
+        refund = o.refund.map { RefundBody(status: $0.status, amountCents: $0.amountCents, refundedAt: $0.refundedAt) }
     }
 }

@@ -20,7 +20,7 @@ enum APIMessage: String, ErrorMessage {
     case idempotencyKeyRequired, idempotencyKeyReused, orderNotFound, cartEmpty, tooManyUnpaidOrders, orderStateConflict
     // Payments
     case unknownProvider, providerUnavailable, invalidSignature, malformedNotification, amountMismatch, unknownOrder
-    case orderNotPayable
+    case orderNotPayable, providerError, providerTimeout
     // Social
     case userNotFound, authorNotFound, articleNotFound, commentNotFound, articleCategoryNotFound, cannotFollowSelf
     case deleteOthersComment, changeOthersArticle, notAnAuthor, invalidReplyTo, titleTaken, invalidCursor
@@ -109,6 +109,10 @@ enum APIMessage: String, ErrorMessage {
             (.badRequest, "unknown_order", "没有这个订单号。", "No order has that number.")
         case .orderNotPayable:
             (.conflict, "order_state_conflict", "订单{status}，不能付款。", "An order that is {status} cannot be paid.")
+        case .providerError:
+            (Status(502), "provider_error", "{provider}暂时无法处理这笔付款：{message}", "{provider} could not take this payment: {message}")
+        case .providerTimeout:
+            (Status(504), "provider_timeout", "{provider}没有及时响应，请稍后再试。", "{provider} did not answer in time; try again shortly.")
 
         case .userNotFound:
             (.notFound, "not_found", "没有这个用户。", "No such user.")

@@ -36,6 +36,8 @@ extension ErrorMapping {
         case .shipped: "已发货"
         case .completed: "已完成"
         case .cancelled: "已取消"
+        case .refunding: "退款中"
+        case .refunded: "已退款"
         }
         return LocalizedText(zh: zh, en: status.rawValue)
     }

@@ -21,6 +21,10 @@ extension ErrorMapping {
             return HTTPError(.unknownOrder)
         case .orderNotPayable(let status):
             return HTTPError(.orderNotPayable, ["status": name(of: status)])
+        case .providerError(let provider, let message):
+            return HTTPError(.providerError, ["provider": name(of: provider), "message": LocalizedText(zh: message, en: message)])
+        case .providerTimeout(let provider):
+            return HTTPError(.providerTimeout, ["provider": name(of: provider)])
         }
     }
 

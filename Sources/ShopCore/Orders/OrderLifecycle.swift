@@ -10,7 +10,7 @@ struct OrderLifecycle {
 
     /// Moves the order to `status` from the status the state machine allows before it, stamping
     /// `stamp`; false when the order was not there (another request or the sweeper got there first).
-    private func move(_ id: OrderID, to status: OrderStatus, stamp: OrderStore.Stamp, at now: Int64, _ db: any SQLConnection) throws -> Bool {
+    private func move(_ id: OrderID, to status: OrderStatus, stamp: OrderStore.Stamp?, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard let from = status.previous else { preconditionFailure("no order moves to \(status)") }
         return try orders.transition(id, from: from, to: status, stamp: stamp, at: now, db)
     }
@@ -34,6 +34,23 @@ struct OrderLifecycle {
             try stock.giveBack(item.quantity, of: item.skuID, db)
         }
         return true
+    }
+
+    /// paid → refunding: the buyer cancelled before shipping; the stock returns and the units no
+    /// longer count as sold. False when the order was not paid.
+    func startRefund(_ id: OrderID, reason: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
+        guard try move(id, to: .refunding, stamp: .cancelledAt, at: now, db) else { return false }
+        try orders.setCancelReason(id, reason, db)
+        for item in try orders.items(of: id, db) {
+            try stock.giveBack(item.quantity, of: item.skuID, db)
+            try stock.addSales(-item.quantity, to: item.productID, db)
+        }
+        return true
+    }
+
+    /// refunding → refunded, once the provider confirmed the money went back.
+    func finishRefund(_ id: OrderID, at now: Int64, _ db: any SQLConnection) throws -> Bool {
+        try move(id, to: .refunded, stamp: nil, at: now, db)
     }
 
     /// paid → shipped with a carrier and tracking number.

@@ -1,18 +1,20 @@
 import Foundation
 
 /// Where an order is in its life: `pending_payment → paid → shipped → completed`,
-/// or `pending_payment → cancelled`.
+/// `pending_payment → cancelled`, or, cancelled after payment and before shipping,
+/// `paid → refunding → refunded`.
 public enum OrderStatus: String, Sendable, Codable, CaseIterable {
     case pendingPayment = "pending_payment"
-    case paid, shipped, completed, cancelled
+    case paid, shipped, completed, cancelled, refunding, refunded
 
     /// The statuses an order may move to from this one: the whole state machine, in one place.
     public var next: Set<OrderStatus> {
         switch self {
         case .pendingPayment: [.paid, .cancelled]
-        case .paid: [.shipped]
+        case .paid: [.shipped, .refunding]
         case .shipped: [.completed]
-        case .completed, .cancelled: []
+        case .refunding: [.refunded]
+        case .completed, .cancelled, .refunded: []
         }
     }
 
@@ -68,6 +70,15 @@ public struct Order: Sendable, Equatable {
     public let completedAt: Date?
     public let cancelledAt: Date?
     public let shipment: Shipment?
+    /// The money going back, once a paid order was cancelled: nil otherwise.
+    public let refund: OrderRefund?
+}
+
+/// An order's refund as its owner sees it.
+public struct OrderRefund: Sendable, Equatable {
+    public let status: RefundStatus
+    public let amountCents: Int64
+    public let refundedAt: Date?
 }
 
 /// What checkout was asked for: the selected cart lines, or "buy now" items.

@@ -14,6 +14,7 @@ public struct OrderService: Sendable {
     private let stock = StockStore()
     private let lifecycle = OrderLifecycle()
     private let carts = CartStore()
+    private let refunds = RefundStore()
     private let addresses = AddressStore()
 
     public static let maxLines = 50
@@ -120,10 +121,15 @@ public struct OrderService: Sendable {
         return order
     }
 
-    /// Cancels an unpaid order of one's own and returns its stock.
+    /// Cancels an order of one's own that has not shipped and returns its stock: an unpaid one is
+    /// cancelled; a paid one goes to `refunding` with a refund of its payment opened, which
+    /// `PaymentService.processRefunds` sends to the provider.
     public func cancel(_ id: OrderID, for user: UserID) throws -> Order {
         try change(id, for: user, action: .cancel) { db, now in
-            try lifecycle.cancel(id, reason: "cancelled_by_user", at: now, db)
+            if try lifecycle.cancel(id, reason: "cancelled_by_user", at: now, db) { return true }
+            guard try lifecycle.startRefund(id, reason: "cancelled_by_user", at: now, db) else { return false }
+            try refunds.openForPaidOrder(id, at: now, db)
+            return true
         }
     }
 
@@ -160,15 +166,16 @@ public struct OrderService: Sendable {
         return order
     }
 
-    /// Cancels unpaid orders past their deadline (returning stock) and completes orders shipped
+    /// Cancels unpaid orders past their deadline (returning stock), but those `holding` (whose
+    /// provider could not be asked yet whether they were paid), and completes orders shipped
     /// more than `orders.auto_complete_days` ago. Safe to run any number of times.
-    public func sweep(batch: Int = 500) throws -> (cancelled: Int, completed: Int) {
+    public func sweep(batch: Int = 500, holding: Set<OrderID> = []) throws -> (cancelled: Int, completed: Int) {
         let now = clock.unixNow
         let completeBefore = now - Int64(settings.autoCompleteDays) * 86_400
         return try pool.write { db in
             var cancelled = 0, completed = 0
             for id in try orders.expired(at: now, limit: batch, db)
-            where try lifecycle.cancel(id, reason: "payment_timeout", at: now, db) {
+            where try !holding.contains(id) && lifecycle.cancel(id, reason: "payment_timeout", at: now, db) {
                 cancelled += 1
             }
             for id in try orders.shippedBefore(completeBefore, limit: batch, db) where try lifecycle.complete(id, at: now, db) {

@@ -107,9 +107,10 @@ struct OrderStore {
 
     /// Moves an order from `from` to `to`, stamping `stamp`; false when it was not in `from`
     /// (another request or the sweeper got there first).
-    func transition(_ id: OrderID, from: OrderStatus, to: OrderStatus, stamp: Stamp, at now: Int64,
+    func transition(_ id: OrderID, from: OrderStatus, to: OrderStatus, stamp: Stamp?, at now: Int64,
                     _ db: any SQLConnection) throws -> Bool {
-        try db.run("UPDATE orders SET status = \(to), \(stamp.column) = \(now) WHERE id = \(id) AND status = \(from)") == 1
+        guard let stamp else { return try db.run("UPDATE orders SET status = \(to) WHERE id = \(id) AND status = \(from)") == 1 }
+        return try db.run("UPDATE orders SET status = \(to), \(stamp.column) = \(now) WHERE id = \(id) AND status = \(from)") == 1
     }
 
     func setCancelReason(_ id: OrderID, _ reason: String, _ db: any SQLConnection) throws {
@@ -158,6 +159,18 @@ struct OrderStore {
             """)
     }
 
+    /// The refund of the payment that paid a refunding or refunded order.
+    private func refund(of id: OrderID, status: OrderStatus, _ db: any SQLConnection) throws -> OrderRefund? {
+        guard status == .refunding || status == .refunded else { return nil }
+        return try db.queryOne("""
+            SELECT r.status, r.amount_cents, r.refunded_at FROM refunds r JOIN payments p ON p.id = r.payment_id
+            WHERE r.order_id = \(id) AND p.status = \(PaymentStatus.succeeded) ORDER BY r.id LIMIT 1
+            """).map { row in
+            OrderRefund(status: try row.decode("status"), amountCents: try row.decode("amount_cents"),
+                        refundedAt: try row.decode("refunded_at"))
+        }
+    }
+
     private func order(_ row: Row, _ db: any SQLConnection) throws -> Order {
         let id: OrderID = try row.decode("id")
         let items = try items(of: id, db).map {
@@ -177,7 +190,7 @@ struct OrderStore {
             note: try row.decode("note"),
             createdAt: try row.decode("created_at"), payDeadline: try row.decode("pay_deadline"),
             paidAt: try row.decode("paid_at"), shippedAt: try row.decode("shipped_at"), completedAt: try row.decode("completed_at"),
-            cancelledAt: try row.decode("cancelled_at"), shipment: shipment)
+            cancelledAt: try row.decode("cancelled_at"), shipment: shipment, refund: try refund(of: id, status: try row.decode("status"), db))
     }
 }
 

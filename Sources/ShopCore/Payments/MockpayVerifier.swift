@@ -16,10 +16,11 @@ struct MockpayVerifier: PaymentVerifier {
         let amountCents: Int64
         let currency: String
         let status: String
+        let refundNumber: String?
 
         enum CodingKeys: String, CodingKey {
             case eventID = "event_id", paymentID = "payment_id", orderNumber = "order_number"
-            case amountCents = "amount_cents", currency, status
+            case amountCents = "amount_cents", currency, status, refundNumber = "refund_number"
         }
     }
 
@@ -51,12 +52,20 @@ struct MockpayVerifier: PaymentVerifier {
         switch parsed.status {
         case "succeeded": result = .succeeded
         case "failed": result = .failed
-        default: throw PaymentError.malformed(LocalizedText(zh: "status 应为 succeeded 或 failed", en: "status must be succeeded or failed"))
+        case "refunded":
+            guard let number = parsed.refundNumber, (1...64).contains(number.count) else {
+                throw PaymentError.malformed(LocalizedText(zh: "退款事件应带有 refund_number", en: "a refunded event must carry refund_number"))
+            }
+            result = .refunded
+        default:
+            throw PaymentError.malformed(LocalizedText(zh: "status 应为 succeeded、failed 或 refunded",
+                                                       en: "status must be succeeded, failed or refunded"))
         }
         guard (1...128).contains(parsed.eventID.count) else { throw PaymentError.malformed(LocalizedText(zh: "event_id 应为 1 到 128 个字符", en: "event_id must be 1 to 128 characters")) }
         return PaymentEvent(provider: provider, eventID: parsed.eventID, orderNumber: parsed.orderNumber,
                             paymentID: parsed.paymentID.map(PaymentID.init), amountCents: parsed.amountCents,
-                            currency: parsed.currency, result: result, providerTradeNo: nil)
+                            currency: parsed.currency, result: result, providerTradeNo: nil,
+                            refundNumber: result == .refunded ? parsed.refundNumber : nil)
     }
 
     /// The header a mockpay sender puts on `body` (used by `shop pay simulate` and tests).

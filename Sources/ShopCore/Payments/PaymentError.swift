@@ -15,4 +15,8 @@ public enum PaymentError: Error, Equatable, Sendable {
     case unknownOrder
     /// Only an order waiting for payment can be paid.
     case orderNotPayable(OrderStatus)
+    /// The provider refused the call or answered something unusable: its own message.
+    case providerError(PaymentProvider, String)
+    /// The provider did not answer within `payments.provider_timeout_seconds`.
+    case providerTimeout(PaymentProvider)
 }

@@ -22,6 +22,8 @@ public struct PaymentIntent: Sendable, Equatable {
 public struct PaymentEvent: Sendable, Equatable {
     public enum Result: String, Sendable {
         case succeeded, failed
+        /// A refund of the order went through (`refundNumber` says which).
+        case refunded
         /// A state the shop does not act on (e.g. Alipay's WAIT_BUYER_PAY): recorded only.
         case ignored
     }
@@ -35,6 +37,8 @@ public struct PaymentEvent: Sendable, Equatable {
     public let currency: String
     public let result: Result
     public let providerTradeNo: String?
+    /// Our refund number, on a `refunded` event.
+    public var refundNumber: String? = nil
 }
 
 /// The success answer each provider expects.

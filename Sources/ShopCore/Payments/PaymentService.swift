@@ -11,11 +11,16 @@ public struct PaymentService: Sendable {
     let clock: Clock
     let logger: Logger
     let verifiers: [PaymentProvider: any PaymentVerifier]
-    private let payments = PaymentStore()
-    private let orders = OrderStore()
-    private let lifecycle = OrderLifecycle()
+    /// The providers' APIs, when all of their keys are set.
+    let wechat: WechatPayGateway?
+    let alipay: AlipayGateway?
+    let payments = PaymentStore()
+    let orders = OrderStore()
+    let refundStore = RefundStore()
+    let lifecycle = OrderLifecycle()
 
-    public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger) throws {
+    public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger,
+                random: SecureRandom = SecureRandom(), transport: any ProviderTransport = URLSessionTransport()) throws {
         self.pool = pool
         self.settings = settings
         self.clock = clock
@@ -35,19 +40,48 @@ public struct PaymentService: Sendable {
             }
         }
         self.verifiers = verifiers
+        let timeout = TimeInterval(settings.providerTimeoutSeconds)
+        let base = settings.publicBaseURL.hasSuffix("/") ? String(settings.publicBaseURL.dropLast()) : settings.publicBaseURL
+        func notifyURL(_ provider: PaymentProvider) -> String { base + "/api/v1/webhooks/payments/" + provider.rawValue }
+        if !settings.wechatpayAPIKey.isEmpty, !settings.wechatpayAppID.isEmpty, !settings.wechatpayMchID.isEmpty {
+            wechat = WechatPayGateway(apiKey: settings.wechatpayAPIKey, appID: settings.wechatpayAppID, mchID: settings.wechatpayMchID,
+                                      gatewayURL: settings.wechatpayGatewayURL, notifyURL: notifyURL(.wechatpay), timeout: timeout,
+                                      transport: transport, random: random)
+        } else {
+            wechat = nil
+        }
+        if let verifier = verifiers[.alipay] as? AlipayVerifier, !settings.alipayPrivateKeyPEM.isEmpty, !settings.alipayAppID.isEmpty {
+            let privateKey: RSAPrivateKey
+            do {
+                privateKey = try RSAPrivateKey(pem: settings.alipayPrivateKeyPEM)
+            } catch {
+                throw ConfigError(key: "payments.alipay_private_key_pem", reason: "is not an RSA private key (PKCS#8 or PKCS#1 PEM)")
+            }
+            guard let gateway = URL(string: settings.alipayGatewayURL), gateway.scheme == "https" || gateway.scheme == "http" else {
+                throw ConfigError(key: "payments.alipay_gateway_url", reason: "must be an http(s) URL")
+            }
+            alipay = AlipayGateway(appID: settings.alipayAppID, privateKey: privateKey, publicKey: verifier.publicKey,
+                                   gatewayURL: gateway, notifyURL: notifyURL(.alipay), timeout: timeout, transport: transport)
+        } else {
+            alipay = nil
+        }
     }
 
     /// Starts paying an order of one's own that waits for payment: what the client's SDK needs.
-    public func start(_ orderID: OrderID, provider: PaymentProvider, for user: UserID) throws -> PaymentIntent {
+    /// WeChat Pay is called (unified order) after the attempt is recorded, outside the transaction,
+    /// so a slow provider never holds the database.
+    public func start(_ orderID: OrderID, provider: PaymentProvider, for user: UserID, clientIP: String = "127.0.0.1") throws -> PaymentIntent {
         guard verifiers[provider] != nil else { throw PaymentError.providerNotConfigured(provider) }
+        if provider == .wechatpay, wechat == nil { throw PaymentError.providerNotConfigured(provider) }
+        if provider == .alipay, alipay == nil { throw PaymentError.providerNotConfigured(provider) }
         let now = clock.unixNow
-        return try pool.write { db in
+        let (id, order) = try pool.write { db in
             guard let order = try orders.find(orderID, of: user, db) else { throw OrderError.notFound }
             guard order.status.canMove(to: .paid) else { throw PaymentError.orderNotPayable(order.status) }
-            let id = try payments.insert(order: order.id, provider: provider, amountCents: order.totalCents, at: now, db)
-            return PaymentIntent(paymentID: id, provider: provider, amountCents: order.totalCents,
-                                 payParams: payParams(provider, order: order, payment: id))
+            return (try payments.insert(order: order.id, provider: provider, amountCents: order.totalCents, at: now, db), order)
         }
+        let params = try payParams(provider, order: order, payment: id, clientIP: clientIP, at: now)
+        return PaymentIntent(paymentID: id, provider: provider, amountCents: order.totalCents, payParams: params)
     }
 
     /// Verifies and applies one notification; answers what to acknowledge, or throws
@@ -124,7 +158,7 @@ public struct PaymentService: Sendable {
         case accepted, amountMismatch, unknownOrder
     }
 
-    private func apply(_ event: PaymentEvent, rawBody: String, at now: Int64, _ db: any SQLConnection) throws -> Outcome {
+    func apply(_ event: PaymentEvent, rawBody: String, at now: Int64, _ db: any SQLConnection) throws -> Outcome {
         // replays and rival notifications of one order are applied one after another
         try db.serialize(on: "payments:order:\(event.orderNumber)")
         if try payments.eventExists(event, db) { return .accepted }
@@ -147,6 +181,14 @@ public struct PaymentService: Sendable {
             if payment.status == .pending {
                 try payments.setStatus(payment.id, .failed, tradeNo: event.providerTradeNo, at: now, db)
                 try record("failed", payment.id)
+            } else {
+                try record("recorded", payment.id)
+            }
+        case .refunded:
+            // a provider's word that a refund of this order went through
+            if let number = event.refundNumber, let refund = try refundStore.find(number, db), refund.orderID == order.id,
+               try confirmRefund(number, at: now, db) {
+                try record("refunded", payment.id)
             } else {
                 try record("recorded", payment.id)
             }
@@ -177,18 +219,31 @@ public struct PaymentService: Sendable {
         return created
     }
 
-    private func payParams(_ provider: PaymentProvider, order: Order, payment: PaymentID) -> [String: String] {
+    private func payParams(_ provider: PaymentProvider, order: Order, payment: PaymentID, clientIP: String, at now: Int64) throws
+        -> [String: String] {
+        let deadline = Int64(order.payDeadline.timeIntervalSince1970)
         switch provider {
         case .mockpay:
             return ["payment_id": payment.description, "order_number": order.number,
                     "amount_cents": String(order.totalCents), "currency": "CNY"]
         case .wechatpay:
-            return ["appid": settings.wechatpayAppID, "mch_id": settings.wechatpayMchID, "out_trade_no": order.number,
-                    "total_fee": String(order.totalCents), "fee_type": "CNY", "trade_type": "APP"]
+            guard let wechat else { throw PaymentError.providerNotConfigured(provider) }
+            return try wechat.appPay(orderNumber: order.number, amountCents: order.totalCents, description: Self.subject(order),
+                                     clientIP: clientIP, deadline: deadline, at: now)
         case .alipay:
-            return ["app_id": settings.alipayAppID, "out_trade_no": order.number,
-                    "total_amount": Money.yuan(fromCents: order.totalCents), "product_code": "QUICK_MSECURITY_PAY",
-                    "subject": "Floral order \(order.number)"]
+            guard let alipay else { throw PaymentError.providerNotConfigured(provider) }
+            let minutesLeft = (deadline - now) / 60
+            return ["order_string": try alipay.orderString(orderNumber: order.number, amountCents: order.totalCents,
+                                                           subject: Self.subject(order), timeoutMinutes: minutesLeft, at: now)]
         }
+    }
+
+    /// What the buyer's wallet shows: the first item, and how many lines more; at most 40
+    /// characters (WeChat's `body` takes 128 bytes), without the characters Alipay refuses in a subject.
+    static func subject(_ order: Order) -> String {
+        guard let first = order.items.first else { return "Floral \(order.number)" }
+        let text = order.items.count == 1 ? "\(first.title) \(first.skuName)" : "\(first.title) 等\(order.items.count)件"
+        let cleaned = String(text.map { "/=&\"'<>".contains($0) ? " " : $0 })
+        return cleaned.count <= 40 ? cleaned : String(cleaned.prefix(39)) + "…"
     }
 }

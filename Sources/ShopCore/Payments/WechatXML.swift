@@ -37,7 +37,11 @@ enum WechatXML {
 
     /// Builds a notification body (tests and tools).
     static func document(_ fields: [String: String]) -> String {
-        "<xml>" + fields.sorted { $0.key < $1.key }.map { "<\($0.key)><![CDATA[\($0.value)]]></\($0.key)>" }.joined() + "</xml>"
+        // a value holding `]]>` is split over two CDATA sections, so it cannot end its own early
+        "<xml>" + fields.sorted { $0.key < $1.key }.map { field in
+            let value = field.value.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>")
+            return "<\(field.key)><![CDATA[\(value)]]></\(field.key)>"
+        }.joined() + "</xml>"
     }
 
     private final class Collector: NSObject, XMLParserDelegate {

@@ -93,6 +93,17 @@ public struct Config: Sendable {
         public var alipayPublicKeyPEM = ""
         public var alipayAppID = ""
         public var alipaySellerID = ""
+        /// The merchant's RSA private key (PKCS#8 or PKCS#1 PEM) that signs Alipay requests; set it
+        /// in the environment (`SHOP_PAYMENTS_ALIPAY_PRIVATE_KEY_PEM`), never in a committed file.
+        public var alipayPrivateKeyPEM = ""
+        /// Alipay's OpenAPI gateway (app pay order strings name nothing else; queries and refunds go here).
+        public var alipayGatewayURL = "https://openapi.alipay.com/gateway.do"
+        /// WeChat Pay v2's API host: `/pay/unifiedorder`, `/pay/orderquery` are under it.
+        public var wechatpayGatewayURL = "https://api.mch.weixin.qq.com"
+        /// The shop's public `https://` address: notify URLs sent to the providers start with it.
+        public var publicBaseURL = ""
+        /// How long a call to a provider may take before the request answers 504.
+        public var providerTimeoutSeconds = 10
     }
 
     public struct App: Sendable {
@@ -177,6 +188,32 @@ public struct Config: Sendable {
         }
         if verification.sender == .webhook, !verification.webhookURL.lowercased().hasPrefix("https://") {
             problems.append("verification.webhook_url must be an https:// URL")
+        }
+        problems += paymentProblems
+        return problems
+    }
+
+    /// A provider configured in part (some of its keys set, not all) cannot take money in production:
+    /// its app would be shown a payment that cannot be started or whose notification cannot be checked.
+    var paymentProblems: [String] {
+        var problems: [String] = []
+        let p = payments
+        let providers: [(String, [(String, String)])] = [
+            ("WeChat Pay", [("payments.wechatpay_api_key", p.wechatpayAPIKey), ("payments.wechatpay_mch_id", p.wechatpayMchID),
+                            ("payments.wechatpay_app_id", p.wechatpayAppID)]),
+            ("Alipay", [("payments.alipay_public_key_pem", p.alipayPublicKeyPEM), ("payments.alipay_private_key_pem", p.alipayPrivateKeyPEM),
+                        ("payments.alipay_app_id", p.alipayAppID)]),
+        ]
+        var anyConfigured = false
+        for (name, keys) in providers {
+            let missing = keys.filter { $0.1.isEmpty }.map(\.0)
+            if missing.count < keys.count { anyConfigured = true }
+            if !missing.isEmpty, missing.count < keys.count {
+                problems.append("\(name) is half-configured: \(missing.joined(separator: ", ")) must be set too")
+            }
+        }
+        if anyConfigured, !p.publicBaseURL.lowercased().hasPrefix("https://") {
+            problems.append("payments.public_base_url must be the shop's https:// address when a payment provider is configured")
         }
         return problems
     }

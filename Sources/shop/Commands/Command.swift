@@ -25,7 +25,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// Finds the command, handles `help` / `--help`, and turns errors into messages and exit codes.
 enum CommandLineTool {
     static let commands: [any Command] = [
-        ServeCommand(), MigrateCommand(), DatabaseCopyCommand(), ImportCatalogCommand(), SeedCommand(), OrdersListCommand(), OrdersShowCommand(), OrdersShipCommand(), PaySimulateCommand(),
+        ServeCommand(), MigrateCommand(), DatabaseCopyCommand(), ImportCatalogCommand(), SeedCommand(), OrdersListCommand(), OrdersShowCommand(), OrdersShipCommand(), PaySimulateCommand(), PaymentsReconcileCommand(), RefundsListCommand(), RefundsRetryCommand(),
         AuthorsCommand(grant: true), AuthorsCommand(grant: false), ImportArticlesCommand(),
     ]
 

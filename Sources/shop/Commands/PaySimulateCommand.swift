@@ -12,13 +12,14 @@ struct PaySimulateCommand: Command {
     let valuedOptions: Set<String> = ["status", "url"]
     let summary = "sign a mockpay notification for an order and post it to the webhook"
     let usage = """
-        Usage: shop pay simulate NUMBER [--status succeeded|failed] [--url BASE_URL] [--config PATH]
+        Usage: shop pay simulate NUMBER [--status succeeded|failed|refunded] [--url BASE_URL] [--config PATH]
 
         Builds a mockpay notification for the order's latest mockpay payment (starting one if there
         is none), signs it with payments.mockpay_secret and posts it to
         BASE_URL/api/v1/webhooks/payments/mockpay, as the provider would. BASE_URL defaults to
         http://server.host:server.port. Says what happened to the order (paid, still pending,
-        already paid) and prints the server's answer.
+        already paid) and prints the server's answer. `--status refunded` confirms the order's
+        mockpay refund (after the buyer cancelled it paid), as mockpay's refund event would.
         """
 
     struct Notification: Encodable {
@@ -29,12 +30,15 @@ struct PaySimulateCommand: Command {
         let currency: String
         let status: String
         let occurredAt: Date
+        let refundNumber: String?
     }
 
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config", "status", "url"], positionals: 1)
         let status = arguments.option("status") ?? "succeeded"
-        guard status == "succeeded" || status == "failed" else { throw UsageError(description: "--status must be succeeded or failed") }
+        guard ["succeeded", "failed", "refunded"].contains(status) else {
+            throw UsageError(description: "--status must be succeeded, failed or refunded")
+        }
         let config = try ShopEnvironment.config(arguments)
         let base = arguments.option("url") ?? "http://\(config.server.host):\(config.server.port)"
         guard let url = URL(string: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/api/v1/webhooks/payments/mockpay"),
@@ -43,7 +47,7 @@ struct PaySimulateCommand: Command {
         }
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let number = arguments.positionals[0]
-        if let order = try? shop.orders.order(number: number), order.status != .pendingPayment {
+        if let order = try? shop.orders.order(number: number), order.status != .pendingPayment, status != "refunded" {
             let paid: Set<OrderStatus> = [.paid, .shipped, .completed]
             if paid.contains(order.status) {
                 print("order \(number) is already paid (\(order.status.rawValue)); nothing to simulate")
@@ -58,13 +62,19 @@ struct PaySimulateCommand: Command {
         } catch PaymentError.orderNotPayable(let current) {
             throw CommandFailure(description: "order \(number) is \(current.rawValue) and has no mockpay payment to notify about")
         }
+        var refundNumber: String?
+        if status == "refunded" {
+            refundNumber = try shop.payments.refunds(status: nil, limit: 500)
+                .first { $0.orderNumber == number && $0.provider == .mockpay && $0.status != .refunded }?.number
+            guard refundNumber != nil else { throw CommandFailure(description: "order \(number) has no mockpay refund waiting") }
+        }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
         let body = try encoder.encode(Notification(
             eventID: "evt_" + SecureRandom().token(byteCount: 12), paymentID: attempt.payment.rawValue, orderNumber: number,
-            amountCents: attempt.order.totalCents, currency: "CNY", status: status, occurredAt: Date()))
+            amountCents: attempt.order.totalCents, currency: "CNY", status: status, occurredAt: Date(), refundNumber: refundNumber))
         var request = URLRequest(url: url, timeoutInterval: 10)
         request.httpMethod = "POST"
         request.httpBody = body
@@ -74,6 +84,8 @@ struct PaySimulateCommand: Command {
         let (code, text) = try Self.send(request)
         let after = (try? shop.orders.order(number: number))?.status
         switch (code, after) {
+        case (200..<300, .refunded?):
+            print("order \(number) is now refunded (¥\(Money.yuan(fromCents: attempt.order.totalCents)) back by mockpay)")
         case (200..<300, .paid?):
             print("order \(number) is now paid (¥\(Money.yuan(fromCents: attempt.order.totalCents)) by mockpay)")
         case (200..<300, .pendingPayment?):

@@ -43,17 +43,24 @@ struct OrderLifecycleTests {
         #expect(try shop.shop.orders.order(order.id, for: buyer.user).status == .paid)
     }
 
-    @Test func aPaidOrderCannotBeCancelledAndKeepsItsStock() throws {
+    @Test func aPaidOrderCancelledGoesToRefundingWithItsStockBackAndItsSalesUncounted() throws {
         let shop = try TestShop()
         let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", stock: 10)])["A"])
         let buyer = try shop.orderBuyer("13900000001")
         let order = try shop.orderBuyNow(buyer, [(sku, 3)], key: "k1").order
         try shop.orderMarkPaid(order.id)
+        #expect(try shop.orderSales(of: sku) == 3)
 
-        #expect(throws: OrderError.stateConflict(current: .paid, action: .cancel)) {
+        let cancelled = try shop.shop.orders.cancel(order.id, for: buyer.user)
+
+        #expect(cancelled.status == .refunding)
+        #expect(cancelled.cancelledAt == shop.clock.now)
+        #expect(try shop.orderStock(sku) == 10)
+        #expect(try shop.orderSales(of: sku) == 0)
+        #expect(throws: OrderError.stateConflict(current: .refunding, action: .cancel)) {
             try shop.shop.orders.cancel(order.id, for: buyer.user)
         }
-        #expect(try shop.orderStock(sku) == 7)
+        #expect(try shop.orderStock(sku) == 10)
     }
 
     @Test func theOrderWalksPaidShippedCompletedWithItsTimesAndShipment() throws {
@@ -107,10 +114,10 @@ struct OrderLifecycleTests {
         let lifecycle = OrderLifecycle()
         let paths: [OrderStatus: [OrderStatus]] = [
             .pendingPayment: [], .paid: [.paid], .shipped: [.paid, .shipped], .completed: [.paid, .shipped, .completed],
-            .cancelled: [.cancelled],
+            .cancelled: [.cancelled], .refunding: [.paid, .refunding], .refunded: [.paid, .refunding, .refunded],
         ]
         let allowed: Set<[OrderStatus]> = [[.pendingPayment, .paid], [.pendingPayment, .cancelled], [.paid, .shipped],
-                                           [.shipped, .completed]]
+                                           [.shipped, .completed], [.paid, .refunding], [.refunding, .refunded]]
         var key = 0
         func order(in status: OrderStatus) throws -> OrderID {
             key += 1
@@ -148,6 +155,8 @@ struct OrderLifecycleTests {
         case .shipped: try lifecycle.ship(id, carrier: "顺丰", trackingNumber: "SF1", at: now, db)
         case .completed: try lifecycle.complete(id, at: now, db)
         case .cancelled: try lifecycle.cancel(id, reason: "test", at: now, db)
+        case .refunding: try lifecycle.startRefund(id, reason: "test", at: now, db)
+        case .refunded: try lifecycle.finishRefund(id, at: now, db)
         case .pendingPayment: false
         }
     }

@@ -35,6 +35,9 @@ struct ConfigTests {
         "payments.mockpay_enabled": "false", "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
         "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
         "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
+        "payments.alipay_private_key_pem": "-----BEGIN PRIVATE KEY-----", "payments.alipay_gateway_url": "https://alipay.example/gateway.do",
+        "payments.wechatpay_gateway_url": "https://wechat.example", "payments.public_base_url": "https://shop.example",
+        "payments.provider_timeout_seconds": "3",
         "app.env": "production", "app.log_level": "debug", "app.log_format": "json", "app.public_url": "https://floral.example.cn",
         "catalog.import_max_bytes": "1000",
         "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告",
@@ -251,6 +254,30 @@ struct ConfigTests {
             "auth.pepper is shorter than 32 bytes",
             "payments.mockpay_secret is shorter than 32 bytes",
             "verification.webhook_url must be an https:// URL",
+        ])
+    }
+
+    @Test func productionRefusesAPaymentProviderConfiguredInPart() throws {
+        var config = Config()
+        config.verification.sender = .webhook
+        config.verification.webhookURL = "https://sms.example.com/send"
+        config.auth.pepper = String(repeating: "p", count: 32)
+        config.payments.mockpaySecret = String(repeating: "m", count: 32)
+        config.payments.publicBaseURL = "https://shop.example"
+        config.payments.wechatpayAPIKey = "key"
+        config.payments.alipayPublicKeyPEM = "pem"
+        config.payments.alipayAppID = "app"
+        #expect(config.productionProblems == [
+            "WeChat Pay is half-configured: payments.wechatpay_mch_id, payments.wechatpay_app_id must be set too",
+            "Alipay is half-configured: payments.alipay_private_key_pem must be set too",
+        ])
+        config.payments.wechatpayMchID = "mch"
+        config.payments.wechatpayAppID = "wx"
+        config.payments.alipayPrivateKeyPEM = "private"
+        #expect(config.productionProblems.isEmpty)
+        config.payments.publicBaseURL = "http://shop.example"
+        #expect(config.productionProblems == [
+            "payments.public_base_url must be the shop's https:// address when a payment provider is configured",
         ])
     }
 

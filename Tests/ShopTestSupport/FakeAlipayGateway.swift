@@ -1,0 +1,205 @@
+import Crypto
+import Foundation
+import HTTP
+import Synchronization
+
+/// Alipay on loopback, as far as the shop uses it: the phone SDK taking an app pay order string
+/// (`openApp`), the buyer paying (`pay`, answering the signed async notification), and the
+/// OpenAPI gateway answering `alipay.trade.query`. It checks the merchant's RSA2 signatures with its
+/// own reading of Alipay's rules (`PaymentSigner.alipayRequestContent`) and signs what it sends
+/// with Alipay's key; it can be told to fail or to stay silent.
+public final class FakeAlipayGateway: Sendable {
+    public enum Mode: Sendable {
+        case normal
+        /// `code` 40004 with this `sub_code` and `sub_msg`, signed.
+        case businessError(subCode: String, message: String)
+        /// No answer for this many seconds.
+        case silent(seconds: Double)
+    }
+
+    public struct Trade: Sendable {
+        public let orderNumber: String
+        public let totalAmount: String
+        public let subject: String
+        public let notifyURL: String
+        public var tradeNo: String?
+    }
+
+    struct State {
+        var mode = Mode.normal
+        var trades: [String: Trade] = [:]
+        var methods: [String] = []
+        var counter = 0
+        /// Refunds made, by `out_request_no`: the order number.
+        var refunds: [String: String] = [:]
+    }
+
+    /// The merchant's public key (checks the shop's requests) and Alipay's private key (signs answers).
+    let merchantKey: RSAPublicKey
+    let alipayKey: RSAPrivateKey
+    public let appID: String
+    public let sellerID: String
+    private let state = Mutex(State())
+    private let server: Server
+
+    public var gatewayURL: String { "http://127.0.0.1:\(server.port)/gateway.do" }
+
+    public init(merchantPublicPEM: String = PaymentKeys.merchantPublicPEM, alipayPrivatePEM: String = PaymentKeys.alipayPrivatePEM,
+                appID: String = PaymentKeys.alipayAppID, sellerID: String = PaymentKeys.alipaySellerID) throws {
+        merchantKey = try RSAPublicKey(pem: merchantPublicPEM)
+        alipayKey = try RSAPrivateKey(pem: alipayPrivatePEM)
+        self.appID = appID
+        self.sellerID = sellerID
+        let link = GatewayLink<FakeAlipayGateway>()
+        server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 4), responder: { request, _ in
+            link.target?.handle(request) ?? .text("stopped", status: .serviceUnavailable)
+        })
+        link.target = self
+        try server.start()
+    }
+
+    // The last reference may go on one of the server's own worker threads (a request still in
+    // flight when a test ends), which cannot join itself: stop from elsewhere.
+    deinit {
+        let server = server
+        DispatchQueue.global().async { server.stop(grace: 0) }
+    }
+
+    public func stop() { server.stop(grace: 0) }
+
+    public func setMode(_ mode: Mode) { state.withLock { $0.mode = mode } }
+
+    /// The `method` of every gateway call, oldest first.
+    public var methods: [String] { state.withLock { $0.methods } }
+
+    public func trade(_ orderNumber: String) -> Trade? { state.withLock { $0.trades[orderNumber] } }
+
+    /// What the Alipay app does with an order string: decodes it, checks the merchant's signature
+    /// and the parameters, and opens the trade. Answers the decoded parameters.
+    @discardableResult
+    public func openApp(orderString: String) throws -> [String: String] {
+        let fields = try Self.decodeForm(orderString)
+        try verify(fields)
+        guard fields["method"] == "alipay.trade.app.pay", fields["charset"] == "utf-8", fields["version"] == "1.0",
+              let notify = fields["notify_url"], notify.hasPrefix("http"),
+              let biz = fields["biz_content"].flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: String],
+              let number = biz["out_trade_no"], let amount = biz["total_amount"], let subject = biz["subject"], !subject.isEmpty,
+              biz["product_code"] == "QUICK_MSECURITY_PAY" else {
+            throw FixtureError("not an app pay request: \(fields)")
+        }
+        state.withLock { state in
+            if state.trades[number] == nil {
+                state.trades[number] = Trade(orderNumber: number, totalAmount: amount, subject: subject, notifyURL: notify, tradeNo: nil)
+            }
+        }
+        return fields
+    }
+
+    /// The buyer pays: the trade succeeds; answers the async notification Alipay would post (form
+    /// body, RSA2-signed), to deliver, lose or deliver twice.
+    public func pay(_ orderNumber: String) throws -> [UInt8] {
+        let trade = try state.withLock { state -> Trade in
+            guard var trade = state.trades[orderNumber] else { throw FixtureError("Alipay knows no order \(orderNumber)") }
+            state.counter += 1
+            trade.tradeNo = trade.tradeNo ?? String(format: "2026120122001%08d", state.counter)
+            state.trades[orderNumber] = trade
+            return trade
+        }
+        var fields = ["notify_time": "2026-12-01 12:00:00", "notify_type": "trade_status_sync",
+                      "notify_id": "ntf" + UUID().uuidString.replacingOccurrences(of: "-", with: ""), "app_id": appID,
+                      "seller_id": sellerID, "charset": "utf-8", "version": "1.0", "out_trade_no": orderNumber,
+                      "trade_no": trade.tradeNo ?? "", "trade_status": "TRADE_SUCCESS", "total_amount": trade.totalAmount,
+                      "subject": trade.subject]
+        fields["sign"] = Base64.encode(try alipayKey.signSHA256(Array(PaymentSigner.alipayContent(fields).utf8)))
+        fields["sign_type"] = "RSA2"
+        return PaymentSigner.form(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    fileprivate func handle(_ request: Request) -> Response {
+        let mode = state.withLock { $0.mode }
+        if case .silent(let seconds) = mode { Thread.sleep(forTimeInterval: seconds) }
+        guard let fields = try? Self.decodeForm(String(decoding: request.body, as: UTF8.self)), let method = fields["method"] else {
+            return .text("bad request", status: .badRequest)
+        }
+        state.withLock { $0.methods.append(method) }
+        let name = method.replacingOccurrences(of: ".", with: "_") + "_response"
+        do {
+            try verify(fields)
+        } catch {
+            return answer(name, ["code": "40002", "msg": "Invalid Arguments", "sub_code": "isv.invalid-signature", "sub_msg": "验签出错"],
+                          signed: false)
+        }
+        if case .businessError(let subCode, let message) = mode {
+            return answer(name, ["code": "40004", "msg": "Business Failed", "sub_code": subCode, "sub_msg": message], signed: true)
+        }
+        guard let biz = fields["biz_content"].flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: String],
+              let number = biz["out_trade_no"] else {
+            return answer(name, ["code": "40002", "msg": "Invalid Arguments", "sub_code": "isv.missing-biz-content"], signed: true)
+        }
+        if method == "alipay.trade.refund" { return refund(name, number: number, biz: biz) }
+        guard method == "alipay.trade.query" else {
+            return answer(name, ["code": "40004", "msg": "Business Failed", "sub_code": "isv.invalid-method"], signed: true)
+        }
+        guard let trade = state.withLock({ $0.trades[number] }) else {
+            return answer(name, ["code": "40004", "msg": "Business Failed", "sub_code": "ACQ.TRADE_NOT_EXIST", "sub_msg": "交易不存在"],
+                          signed: true)
+        }
+        return answer(name, ["code": "10000", "msg": "Success", "out_trade_no": number, "trade_no": trade.tradeNo ?? "",
+                             "trade_status": trade.tradeNo == nil ? "WAIT_BUYER_PAY" : "TRADE_SUCCESS",
+                             "total_amount": trade.totalAmount, "buyer_logon_id": "159****5620"], signed: true)
+    }
+
+    /// The refunds Alipay made, by `out_request_no`, each with its order number.
+    public var refunds: [String: String] { state.withLock { $0.refunds } }
+
+    private func refund(_ name: String, number: String, biz: [String: String]) -> Response {
+        guard let requestNo = biz["out_request_no"], !requestNo.isEmpty, let amount = biz["refund_amount"] else {
+            return answer(name, ["code": "40002", "msg": "Invalid Arguments", "sub_code": "isv.missing-out-request-no"], signed: true)
+        }
+        let outcome = state.withLock { state -> (fields: [String: String], ok: Bool) in
+            guard let trade = state.trades[number], let tradeNo = trade.tradeNo else {
+                return (["sub_code": "ACQ.TRADE_STATUS_ERROR", "sub_msg": "交易状态不合法"], false)
+            }
+            guard amount == trade.totalAmount else { return (["sub_code": "ACQ.REFUND_AMT_NOT_EQUAL_TOTAL", "sub_msg": "退款金额超限"], false) }
+            let fresh = state.refunds[requestNo] == nil
+            state.refunds[requestNo] = number
+            return (["out_trade_no": number, "trade_no": tradeNo, "refund_fee": amount, "fund_change": fresh ? "Y" : "N"], true)
+        }
+        guard outcome.ok else {
+            return answer(name, ["code": "40004", "msg": "Business Failed"].merging(outcome.fields) { $1 }, signed: true)
+        }
+        return answer(name, ["code": "10000", "msg": "Success"].merging(outcome.fields) { $1 }, signed: true)
+    }
+
+    /// The merchant's signature over every non-empty parameter but `sign`, sorted, not encoded.
+    private func verify(_ fields: [String: String]) throws {
+        guard fields["app_id"] == appID, fields["sign_type"] == "RSA2", let sign = fields["sign"], let signature = Base64.decode(sign),
+              merchantKey.verifySHA256(signature: signature, message: Array(PaymentSigner.alipayRequestContent(fields).utf8)) else {
+            throw FixtureError("merchant signature does not verify")
+        }
+    }
+
+    /// `{"<name>": {...}, "sign": "..."}` with the signature over the exact text of the inner object.
+    private func answer(_ name: String, _ fields: [String: String], signed: Bool) -> Response {
+        let inner = String(decoding: (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+        var text = "{\"\(name)\":\(inner)"
+        if signed, let signature = try? alipayKey.signSHA256(Array(inner.utf8)) {
+            text += ",\"sign\":\"\(Base64.encode(signature))\""
+        }
+        return .text(text + "}", contentType: "application/json;charset=utf-8")
+    }
+
+    /// `k=v&...` with `+` as space and percent escapes, as a servlet reads a form.
+    static func decodeForm(_ text: String) throws -> [String: String] {
+        var fields: [String: String] = [:]
+        for part in text.split(separator: "&") {
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair.count == 2, let name = pair[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                  let value = pair[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
+                throw FixtureError("not form-encoded: \(part)")
+            }
+            fields[name] = value
+        }
+        return fields
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import HTTP
+import Synchronization
+
+/// WeChat Pay v2's merchant API on loopback, as far as the shop uses it: `/pay/unifiedorder` and
+/// `/pay/orderquery`. It checks the shop's signature with its own implementation of WeChat's rule
+/// (`PaymentSigner.wechat`), answers in WeChat's shapes (including its errors) signed with the API
+/// key, and can be told to fail, to sign wrongly or to stay silent.
+public final class FakeWechatPayGateway: Sendable {
+    /// How the next calls are answered.
+    public enum Mode: Sendable {
+        case normal
+        /// `return_code` FAIL with this `return_msg` (what WeChat answers to a bad signature).
+        case returnFail(String)
+        /// `result_code` FAIL with this `err_code` and `err_code_des`.
+        case resultFail(code: String, description: String)
+        /// A success signed with another key.
+        case wrongSignature
+        /// No answer for this many seconds.
+        case silent(seconds: Double)
+    }
+
+    /// One order WeChat knows of.
+    public struct Trade: Sendable {
+        public let orderNumber: String
+        public let totalFee: Int64
+        public let prepayID: String
+        public let notifyURL: String
+        public var transactionID: String?
+    }
+
+    struct State {
+        var mode = Mode.normal
+        var trades: [String: Trade] = [:]
+        var requests: [(path: String, fields: [String: String])] = []
+        var counter = 0
+        /// Refunds by `out_refund_no`: the order number and WeChat's `refund_id`.
+        var refunds: [String: (orderNumber: String, refundID: String)] = [:]
+    }
+
+    public let apiKey: String
+    public let appID: String
+    public let mchID: String
+    private let state = Mutex(State())
+    private let server: Server
+
+    public var baseURL: String { "http://127.0.0.1:\(server.port)" }
+
+    public init(apiKey: String = PaymentKeys.wechatAPIKey, appID: String = PaymentKeys.wechatAppID,
+                mchID: String = PaymentKeys.wechatMchID) throws {
+        self.apiKey = apiKey
+        self.appID = appID
+        self.mchID = mchID
+        let link = GatewayLink<FakeWechatPayGateway>()
+        server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 4), responder: { request, _ in
+            link.target?.handle(request) ?? .text("stopped", status: .serviceUnavailable)
+        })
+        link.target = self
+        try server.start()
+    }
+
+    // The last reference may go on one of the server's own worker threads (a request still in
+    // flight when a test ends), which cannot join itself: stop from elsewhere.
+    deinit {
+        let server = server
+        DispatchQueue.global().async { server.stop(grace: 0) }
+    }
+
+    public func stop() { server.stop(grace: 0) }
+
+    public func setMode(_ mode: Mode) { state.withLock { $0.mode = mode } }
+
+    /// Every request received, path and fields, oldest first.
+    public var requests: [(path: String, fields: [String: String])] { state.withLock { $0.requests } }
+
+    public func trade(_ orderNumber: String) -> Trade? { state.withLock { $0.trades[orderNumber] } }
+
+    /// The buyer pays in the WeChat app: the trade succeeds, and the notification WeChat would post
+    /// to `notify_url` is answered (signed XML), to deliver, lose or deliver twice.
+    /// `totalFee` plays a trade paid at another amount than the shop asked for.
+    public func pay(_ orderNumber: String, totalFee: Int64? = nil) throws -> [UInt8] {
+        let trade = try state.withLock { state -> Trade in
+            guard var trade = state.trades[orderNumber] else { throw FixtureError("WeChat knows no order \(orderNumber)") }
+            if let totalFee { trade = Trade(orderNumber: orderNumber, totalFee: totalFee, prepayID: trade.prepayID,
+                                            notifyURL: trade.notifyURL, transactionID: trade.transactionID) }
+            state.counter += 1
+            trade.transactionID = trade.transactionID ?? String(format: "42000000%010d", state.counter)
+            state.trades[orderNumber] = trade
+            return trade
+        }
+        var fields = ["return_code": "SUCCESS", "result_code": "SUCCESS", "appid": appID, "mch_id": mchID,
+                      "nonce_str": nonce(), "openid": "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o", "trade_type": "APP",
+                      "bank_type": "CMC", "total_fee": String(trade.totalFee), "fee_type": "CNY",
+                      "transaction_id": trade.transactionID ?? "", "out_trade_no": orderNumber, "time_end": "20261201120000"]
+        fields["sign"] = PaymentSigner.wechat(fields, key: apiKey)
+        return PaymentSigner.wechatXML(fields)
+    }
+
+    fileprivate func handle(_ request: Request) -> Response {
+        let fields = Self.parse(request.body)
+        let mode = state.withLock { state -> Mode in
+            state.requests.append((request.path, fields))
+            return state.mode
+        }
+        if case .silent(let seconds) = mode { Thread.sleep(forTimeInterval: seconds) }
+        if case .returnFail(let message) = mode { return reply(["return_code": "FAIL", "return_msg": message], signed: false) }
+        guard let sign = fields["sign"], sign == PaymentSigner.wechat(fields, key: apiKey) else {
+            return reply(["return_code": "FAIL", "return_msg": "签名错误"], signed: false)
+        }
+        guard fields["appid"] == appID, fields["mch_id"] == mchID, let nonce = fields["nonce_str"], !nonce.isEmpty,
+              nonce.count <= 32 else {
+            return reply(["return_code": "FAIL", "return_msg": "appid/mch_id/nonce_str 参数错误"], signed: false)
+        }
+        var answer = ["return_code": "SUCCESS", "return_msg": "OK", "appid": appID, "mch_id": mchID, "nonce_str": self.nonce()]
+        if case .resultFail(let code, let description) = mode {
+            answer.merge(["result_code": "FAIL", "err_code": code, "err_code_des": description]) { $1 }
+            return reply(answer, signed: true)
+        }
+        switch request.path {
+        case "/pay/unifiedorder": answer.merge(unifiedOrder(fields)) { $1 }
+        case "/pay/orderquery": answer.merge(orderQuery(fields)) { $1 }
+        case "/secapi/pay/refund": answer.merge(refund(fields)) { $1 }
+        case "/pay/refundquery": answer.merge(refundQuery(fields)) { $1 }
+        default: return .text("not found", status: .notFound)
+        }
+        if case .wrongSignature = mode {
+            var forged = answer
+            forged["sign"] = PaymentSigner.wechat(answer, key: String(apiKey.reversed()))
+            return .text(String(decoding: PaymentSigner.wechatXML(forged), as: UTF8.self), contentType: "text/xml")
+        }
+        return reply(answer, signed: true)
+    }
+
+    private func unifiedOrder(_ fields: [String: String]) -> [String: String] {
+        let required = ["body", "out_trade_no", "total_fee", "spbill_create_ip", "notify_url", "trade_type"]
+        if let missing = required.first(where: { (fields[$0] ?? "").isEmpty }) {
+            return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "缺少参数\(missing)"]
+        }
+        guard fields["trade_type"] == "APP", let fee = fields["total_fee"].flatMap({ Int64($0) }), fee > 0,
+              let number = fields["out_trade_no"], let notify = fields["notify_url"], notify.hasPrefix("http") else {
+            return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "参数格式错误"]
+        }
+        return state.withLock { state in
+            if let existing = state.trades[number] {
+                guard existing.totalFee == fee else {
+                    return ["result_code": "FAIL", "err_code": "INVALID_REQUEST", "err_code_des": "201 商户订单号重复"]
+                }
+                if existing.transactionID != nil { return ["result_code": "FAIL", "err_code": "ORDERPAID", "err_code_des": "该订单已支付"] }
+                return ["result_code": "SUCCESS", "trade_type": "APP", "prepay_id": existing.prepayID]
+            }
+            state.counter += 1
+            let prepay = String(format: "wx2026120112000000%08d", state.counter)
+            state.trades[number] = Trade(orderNumber: number, totalFee: fee, prepayID: prepay, notifyURL: notify, transactionID: nil)
+            return ["result_code": "SUCCESS", "trade_type": "APP", "prepay_id": prepay]
+        }
+    }
+
+    /// The refunds WeChat took, by our refund number, each with its order number.
+    public var refunds: [String: String] { state.withLock { $0.refunds.mapValues(\.orderNumber) } }
+
+    private func refund(_ fields: [String: String]) -> [String: String] {
+        guard let number = fields["out_trade_no"], let refundNumber = fields["out_refund_no"], !refundNumber.isEmpty,
+              let refundFee = fields["refund_fee"].flatMap({ Int64($0) }) else {
+            return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "参数错误"]
+        }
+        return state.withLock { state in
+            guard let trade = state.trades[number], trade.transactionID != nil else {
+                return ["result_code": "FAIL", "err_code": "TRADE_STATE_ERROR", "err_code_des": "订单状态错误"]
+            }
+            guard refundFee <= trade.totalFee, fields["total_fee"] == String(trade.totalFee) else {
+                return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "退款金额大于支付金额"]
+            }
+            if state.refunds[refundNumber] == nil {
+                state.counter += 1
+                state.refunds[refundNumber] = (number, String(format: "503000000%010d", state.counter))
+            }
+            return ["result_code": "SUCCESS", "out_trade_no": number, "out_refund_no": refundNumber,
+                    "refund_id": state.refunds[refundNumber]?.refundID ?? "", "refund_fee": String(refundFee),
+                    "total_fee": String(trade.totalFee), "transaction_id": trade.transactionID ?? ""]
+        }
+    }
+
+    /// Every refund WeChat took has gone through by the time it is asked about.
+    private func refundQuery(_ fields: [String: String]) -> [String: String] {
+        guard let refundNumber = fields["out_refund_no"], let refund = state.withLock({ $0.refunds[refundNumber] }),
+              let trade = state.withLock({ $0.trades[refund.orderNumber] }) else {
+            return ["result_code": "FAIL", "err_code": "REFUNDNOTEXIST", "err_code_des": "退款订单查询失败"]
+        }
+        return ["result_code": "SUCCESS", "out_trade_no": refund.orderNumber, "refund_count": "1",
+                "out_refund_no_0": refundNumber, "refund_id_0": refund.refundID, "refund_fee_0": String(trade.totalFee),
+                "refund_status_0": "SUCCESS", "total_fee": String(trade.totalFee)]
+    }
+
+    private func orderQuery(_ fields: [String: String]) -> [String: String] {
+        guard let number = fields["out_trade_no"], let trade = state.withLock({ $0.trades[number] }) else {
+            return ["result_code": "FAIL", "err_code": "ORDERNOTEXIST", "err_code_des": "订单不存在"]
+        }
+        var answer = ["result_code": "SUCCESS", "out_trade_no": number, "trade_type": "APP", "total_fee": String(trade.totalFee),
+                      "fee_type": "CNY"]
+        if let transaction = trade.transactionID {
+            answer.merge(["trade_state": "SUCCESS", "transaction_id": transaction, "time_end": "20261201120000"]) { $1 }
+        } else {
+            answer["trade_state"] = "NOTPAY"
+            answer["trade_state_desc"] = "订单未支付"
+        }
+        return answer
+    }
+
+    private func reply(_ fields: [String: String], signed: Bool) -> Response {
+        var fields = fields
+        if signed { fields["sign"] = PaymentSigner.wechat(fields, key: apiKey) }
+        return .text(String(decoding: PaymentSigner.wechatXML(fields), as: UTF8.self), contentType: "text/xml; charset=utf-8")
+    }
+
+    private func nonce() -> String { UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
+
+    /// `<xml><k><![CDATA[v]]></k>` or `<k>v</k>`, flat, as WeChat reads it.
+    static func parse(_ body: [UInt8]) -> [String: String] {
+        let text = String(decoding: body, as: UTF8.self)
+        var fields: [String: String] = [:]
+        let pattern = /<([A-Za-z_0-9]+)>(?:<!\[CDATA\[(.*?)\]\]>|([^<]*))<\/\1>/
+        for match in text.matches(of: pattern) where match.output.1 != "xml" {
+            fields[String(match.output.1)] = String(match.output.2 ?? match.output.3 ?? "")
+        }
+        return fields
+    }
+}
+
+/// Lets a fake's server reach the fake made after it, without keeping it alive.
+final class GatewayLink<Target: AnyObject>: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var stored: Target?
+
+    var target: Target? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
