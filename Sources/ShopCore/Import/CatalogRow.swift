@@ -60,17 +60,15 @@ struct CatalogRowValidator {
         var issues: [ImportIssue] = []
         func fail(_ column: String, _ reason: String) { issues.append(ImportIssue(line: raw.line, column: column, reason: reason)) }
         func text(_ column: String, max: Int, required: Bool = false) -> String {
-            let value = (raw[column] ?? "").trimmingCharacters(in: .whitespaces)
+            let value = ImportText.trimmed(raw[column] ?? "")
             if required && value.isEmpty { fail(column, "is required") }
-            else if value.count > max { fail(column, "is longer than \(max) characters") }
-            else if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
-                fail(column, "contains control characters")
-            }
+            else if ImportText.isLonger(value, than: max) { fail(column, "is longer than \(max) characters") }
+            else if ImportText.hasControlCharacters(value) { fail(column, "contains control characters") }
             return value
         }
         func code(_ column: String) -> String {
             let value = text(column, max: 64, required: true)
-            if !value.isEmpty && !value.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }) {
+            if !value.isEmpty && !ImportText.isCode(value) {
                 fail(column, "may hold only ASCII letters, digits, '-', '_' and '.'")
             }
             return value
@@ -84,7 +82,7 @@ struct CatalogRowValidator {
             }
             if MediaPath.segments(of: value) != nil { return value }
             if lower.hasPrefix("https://") || lower.hasPrefix("http://") {
-                if value.contains(where: \.isWhitespace) || value.count > 512 {
+                if ImportText.hasWhitespace(value) || ImportText.isLonger(value, than: 512) {
                     fail(column, "\"\(value.prefix(40))\" is not an http(s) URL, a /media/ path or a local image file")
                 }
                 return value
@@ -111,11 +109,11 @@ struct CatalogRowValidator {
 
         let categoryText = text("category", max: 200, required: true)
         let categoryPath = categoryText.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { ImportText.trimmed(String($0)) }
         if !categoryText.isEmpty {
             if categoryPath.contains(where: \.isEmpty) { fail("category", "has an empty level (write it like 花束/玫瑰)") }
             else if categoryPath.count > 5 { fail("category", "is deeper than 5 levels") }
-            else if categoryPath.contains(where: { $0.count > 30 }) { fail("category", "has a level longer than 30 characters") }
+            else if categoryPath.contains(where: { ImportText.isLonger($0, than: 30) }) { fail("category", "has a level longer than 30 characters") }
         }
 
         let priceText = text("price", max: 20, required: true)
@@ -148,7 +146,7 @@ struct CatalogRowValidator {
         let coverURL = coverText.isEmpty ? "" : image("cover_url", coverText)
         let imagesText = text("image_urls", max: 8_000)
         let imageTexts = imagesText.isEmpty ? [] : imagesText.split(separator: "|", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { ImportText.trimmed(String($0)) }
         if imageTexts.count > 20 { fail("image_urls", "has more than 20 images") }
         let imageURLs = imageTexts
             .map { image("image_urls", $0) }
