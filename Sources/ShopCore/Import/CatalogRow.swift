@@ -55,30 +55,47 @@ struct CatalogRowValidator {
         }
     }
 
-    static func validate(_ raw: Raw) -> Result<CatalogRow, RowIssues> {
+    /// `images` turns local image paths into `/media/` URLs; without it they are refused.
+    static func validate(_ raw: Raw, attributes cache: inout AttributesCache, images: LocalImages?) -> Result<CatalogRow, RowIssues> {
         var issues: [ImportIssue] = []
         func fail(_ column: String, _ reason: String) { issues.append(ImportIssue(line: raw.line, column: column, reason: reason)) }
         func text(_ column: String, max: Int, required: Bool = false) -> String {
-            let value = (raw[column] ?? "").trimmingCharacters(in: .whitespaces)
+            let value = ImportText.trimmed(raw[column] ?? "")
             if required && value.isEmpty { fail(column, "is required") }
-            else if value.count > max { fail(column, "is longer than \(max) characters") }
-            else if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
-                fail(column, "contains control characters")
-            }
+            else if ImportText.isLonger(value, than: max) { fail(column, "is longer than \(max) characters") }
+            else if ImportText.hasControlCharacters(value) { fail(column, "contains control characters") }
             return value
         }
         func code(_ column: String) -> String {
             let value = text(column, max: 64, required: true)
-            if !value.isEmpty && !value.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }) {
+            if !value.isEmpty && !ImportText.isCode(value) {
                 fail(column, "may hold only ASCII letters, digits, '-', '_' and '.'")
             }
             return value
         }
-        func url(_ column: String, _ value: String) {
+        /// The URL to store: an http(s) URL or /media/ path as given, a local file's /media/ name.
+        func image(_ column: String, _ value: String) -> String {
             let lower = value.lowercased()
-            if MediaPath.segments(of: value) != nil { return }
-            if !(lower.hasPrefix("https://") || lower.hasPrefix("http://")) || value.contains(where: \.isWhitespace) || value.count > 512 {
-                fail(column, "\"\(value.prefix(40))\" is not an http(s) URL or a /media/ path")
+            guard !value.isEmpty else {
+                fail(column, "has an empty entry (two | in a row, or one at an end)")
+                return value
+            }
+            if MediaPath.segments(of: value) != nil { return value }
+            if lower.hasPrefix("https://") || lower.hasPrefix("http://") {
+                if ImportText.hasWhitespace(value) || ImportText.isLonger(value, than: 512) {
+                    fail(column, "\"\(value.prefix(40))\" is not an http(s) URL, a /media/ path or a local image file")
+                }
+                return value
+            }
+            guard let images, LocalImages.isLocalPath(value) else {
+                fail(column, "\"\(value.prefix(40))\" is not an http(s) URL, a /media/ path or a local image file")
+                return value
+            }
+            switch images.mediaURL(for: value) {
+            case .success(let url): return url
+            case .failure(let problem):
+                fail(column, problem.reason)
+                return value
             }
         }
 
@@ -92,11 +109,11 @@ struct CatalogRowValidator {
 
         let categoryText = text("category", max: 200, required: true)
         let categoryPath = categoryText.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { ImportText.trimmed(String($0)) }
         if !categoryText.isEmpty {
             if categoryPath.contains(where: \.isEmpty) { fail("category", "has an empty level (write it like 花束/玫瑰)") }
             else if categoryPath.count > 5 { fail("category", "is deeper than 5 levels") }
-            else if categoryPath.contains(where: { $0.count > 30 }) { fail("category", "has a level longer than 30 characters") }
+            else if categoryPath.contains(where: { ImportText.isLonger($0, than: 30) }) { fail("category", "has a level longer than 30 characters") }
         }
 
         let priceText = text("price", max: 20, required: true)
@@ -125,19 +142,20 @@ struct CatalogRowValidator {
             }
         }
 
-        let coverURL = text("cover_url", max: 512)
-        if !coverURL.isEmpty { url("cover_url", coverURL) }
+        let coverText = text("cover_url", max: 512)
+        let coverURL = coverText.isEmpty ? "" : image("cover_url", coverText)
         let imagesText = text("image_urls", max: 8_000)
-        let imageURLs = imagesText.isEmpty ? [] : imagesText.split(separator: "|", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        if imageURLs.count > 20 { fail("image_urls", "has more than 20 images") }
-        for image in imageURLs { url("image_urls", image) }
+        let imageTexts = imagesText.isEmpty ? [] : imagesText.split(separator: "|", omittingEmptySubsequences: false)
+            .map { ImportText.trimmed(String($0)) }
+        if imageTexts.count > 20 { fail("image_urls", "has more than 20 images") }
+        let imageURLs = imageTexts
+            .map { image("image_urls", $0) }
 
         let attributesText = text("attributes", max: 4_000)
         var attributes = "{}"
         if !attributesText.isEmpty {
-            if let object = JSONValue.object(parsing: attributesText) {
-                attributes = JSONValue.canonicalText(object)
+            if let canonical = cache.canonicalText(of: attributesText) {
+                attributes = canonical
             } else {
                 fail("attributes", "is not a JSON object")
             }
@@ -154,6 +172,22 @@ struct CatalogRowValidator {
                                    subtitle: subtitle, categoryPath: categoryPath, priceCents: price,
                                    originalPriceCents: original, stock: stock, description: description, coverURL: coverURL,
                                    imageURLs: imageURLs, attributes: attributes, status: status))
+    }
+}
+
+/// The canonical text of the attributes objects seen lately: the rows of one product repeat the
+/// same text, and parsing JSON is most of what checking a row costs.
+struct AttributesCache {
+    static let capacity = 1_024
+    private var canonical: [String: String?] = [:]
+
+    /// The canonical text of `text`'s JSON object, nil when it is not one.
+    mutating func canonicalText(of text: String) -> String? {
+        if let known = canonical[text] { return known }
+        if canonical.count >= Self.capacity { canonical.removeAll(keepingCapacity: true) }
+        let result = JSONValue.object(parsing: text).map(JSONValue.canonicalText)
+        canonical[text] = .some(result)
+        return result
     }
 }
 

@@ -92,4 +92,24 @@ struct CatalogCSVReaderTests {
         }
         #expect(try fixture.catalogSnapshot().productCount == 0)
     }
+
+    @Test func readingInChunksOfAnySizeGivesTheSameRecordsAsTheWholeFile() throws {
+        // A BOM, CRLFs, a doubled quote, a quoted CRLF and comma, multi-byte text and no final line end:
+        // every chunk boundary falls somewhere awkward for one of the sizes.
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("a,\"b\"\"c\"\r\n\"玫\r\n瑰,\",x\r\n\r\n\"\",\"\"\"\"\nlast,行".utf8)
+        let whole = try CSVReader.records(bytes)
+        #expect(whole.map(\.fields) == [["a", "b\"c"], ["玫\r\n瑰,", "x"], ["", "\""], ["last", "行"]])
+        #expect(whole.map(\.line) == [1, 2, 5, 6])
+        for size in 1...9 {
+            var reader = CSVReader()
+            var records: [CSVReader.Record] = []
+            var start = 0
+            while start < bytes.count {
+                try reader.read(Array(bytes[start..<min(bytes.count, start + size)])) { records.append($0) }
+                start += size
+            }
+            try reader.finish { records.append($0) }
+            #expect(records == whole, "chunks of \(size) bytes")
+        }
+    }
 }

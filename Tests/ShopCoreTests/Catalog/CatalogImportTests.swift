@@ -218,7 +218,7 @@ struct CatalogImportTests {
     @Test func anUnknownColumnInTheHeaderIsReported() throws {
         let fixture = try TestShop()
         let text = CatalogLine.header + ",colour\n" + CatalogLine().csv + ",\"红\"\n"
-        #expect(throws: ImportError.invalidRows([ImportIssue(line: 1, column: "colour", reason: "unknown column")])) {
+        #expect(throws: ImportError.badHeader([ImportIssue(line: 1, column: "colour", reason: "unknown column")])) {
             try fixture.importCatalogCSV(text)
         }
         #expect(try fixture.catalogSnapshot().productCount == 0)
@@ -227,7 +227,7 @@ struct CatalogImportTests {
     @Test func aMissingRequiredColumnInTheHeaderIsReported() throws {
         let fixture = try TestShop()
         let text = "product_code,sku_code,sku_name,title,category,stock\nROSE,ROSE-11,11枝,红玫瑰,花束,3\n"
-        #expect(throws: ImportError.invalidRows([
+        #expect(throws: ImportError.badHeader([
             ImportIssue(line: 1, column: "price", reason: "required column is missing from the header"),
         ])) {
             try fixture.importCatalogCSV(text)
@@ -248,7 +248,7 @@ struct CatalogImportTests {
     @Test func aColumnNamedTwiceIsReported() throws {
         let fixture = try TestShop()
         let text = CatalogLine.header + ",title\n" + CatalogLine().csv + ",\"again\"\n"
-        #expect(throws: ImportError.invalidRows([ImportIssue(line: 1, column: "header", reason: "a column appears twice")])) {
+        #expect(throws: ImportError.badHeader([ImportIssue(line: 1, column: "title", reason: "column appears twice in the header")])) {
             try fixture.importCatalogCSV(text)
         }
     }
@@ -259,13 +259,13 @@ struct CatalogImportTests {
         let before = try fixture.catalogSnapshot()
         let skip = CatalogImporter.Options(skipInvalid: true)
         let valid = CatalogLine(product: "NEW", sku: "NEW-1", title: "新品")
-        #expect(throws: ImportError.invalidRows([ImportIssue(line: 1, column: "colour", reason: "unknown column")])) {
+        #expect(throws: ImportError.badHeader([ImportIssue(line: 1, column: "colour", reason: "unknown column")])) {
             try fixture.importCatalogCSV(CatalogLine.header + ",colour\n" + valid.csv + ",\"红\"\n", skip)
         }
         #expect(throws: ImportError.invalidRows([ImportIssue(line: 3, column: "file", reason: "a quoted field is never closed")])) {
             try fixture.importCatalogCSV(CatalogLine.file([valid]) + "\"unterminated\n", skip)
         }
-        #expect(throws: ImportError.invalidRows([ImportIssue(line: 1, column: "header", reason: "the file is empty")])) {
+        #expect(throws: ImportError.badHeader([ImportIssue(line: 1, column: "header", reason: "the file is empty")])) {
             try fixture.importCatalogCSV("\n", skip)
         }
         #expect(try fixture.catalogSnapshot() == before)
@@ -273,7 +273,7 @@ struct CatalogImportTests {
 
     @Test func anEmptyFileIsReported() throws {
         let fixture = try TestShop()
-        #expect(throws: ImportError.invalidRows([ImportIssue(line: 1, column: "header", reason: "the file is empty")])) {
+        #expect(throws: ImportError.badHeader([ImportIssue(line: 1, column: "header", reason: "the file is empty")])) {
             try fixture.importCatalogCSV("")
         }
     }
@@ -449,7 +449,7 @@ struct CatalogImportTests {
     @Test func aFileThatIsNotUTF8IsUnreadable() throws {
         let fixture = try TestShop()
         let bytes = Array(CatalogLine.header.utf8) + [0x0A, 0xC3, 0x28, 0x0A]
-        #expect(throws: ImportError.unreadable("the file is not valid UTF-8 text")) {
+        #expect(throws: ImportError.notUTF8(line: 2, gb18030: false)) {
             try fixture.shop.catalogImporter.importData(bytes, format: .csv, options: .init())
         }
     }
