@@ -56,7 +56,7 @@ public struct OrderService: Sendable {
                 guard let order = try orders.find(existing.order, db) else { throw OrderError.notFound }
                 return Checkout(order: order, replayed: true)
             }
-            guard try orders.unpaidCount(of: user, upTo: settings.maxUnpaidPerUser, db) < settings.maxUnpaidPerUser else {
+            guard try orders.unpaidCount(of: user, db) < settings.maxUnpaidPerUser else {
                 throw OrderError.tooManyUnpaidOrders(max: settings.maxUnpaidPerUser)
             }
             guard let address = try addresses.find(request.addressID, of: user, db) else { throw AddressError.notFound }

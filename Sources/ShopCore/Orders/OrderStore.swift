@@ -121,13 +121,10 @@ struct OrderStore {
         try db.run("UPDATE orders SET carrier = \(carrier), tracking_number = \(trackingNumber) WHERE id = \(id)")
     }
 
-    /// How many of the user's orders await payment (each holds its stock until paid or cancelled),
-    /// counted up to `limit`: the cap is all checkout needs to know, so the count stops there.
-    func unpaidCount(of user: UserID, upTo limit: Int, _ db: any SQLConnection) throws -> Int {
-        Int(try db.scalarInt("""
-            SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE user_id = \(user) AND status = \(OrderStatus.pendingPayment)
-            LIMIT \(limit)) AS unpaid
-            """) ?? 0)
+    /// How many of the user's orders await payment (each holds its stock until paid or cancelled):
+    /// one row kept by triggers on `orders` in the same transaction as any change (migration 0019).
+    func unpaidCount(of user: UserID, _ db: any SQLConnection) throws -> Int {
+        Int(try db.scalarInt("SELECT unpaid FROM user_unpaid_orders WHERE user_id = \(user)") ?? 0)
     }
 
     /// Pending orders whose payment deadline has passed.
