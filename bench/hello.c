@@ -24,7 +24,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
 int main(int argc, char **argv) {
     unsigned short port = argc > 1 ? (unsigned short)atoi(argv[1]) : 18191;
     unsigned int threads = argc > 2 ? (unsigned int)atoi(argv[2]) : 4;
-    struct MHD_Daemon *daemon = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC, port, NULL, NULL,
+    struct MHD_Daemon *daemon = MHD_start_daemon(MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ITC, port, NULL, NULL,
                                                  &answer, NULL,
                                                  MHD_OPTION_THREAD_POOL_SIZE, threads,
                                                  MHD_OPTION_CONNECTION_LIMIT, 4096u,

@@ -92,7 +92,12 @@ public final class Server: Sendable {
             case .notStarted, .stopped: break
             case .running, .stopping: preconditionFailure("server already started")
             }
-            let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+            // poll(), not epoll: MHD_quiesce_daemon (our drain on stop) and a worker's epoll loop
+            // race to remove the listen socket from the epoll set, and the loser aborts the process
+            // ("Failed to remove listen FD from epoll set", daemon.c; an open libmicrohttpd defect,
+            // hit by a CI run of the stop-while-in-flight test). The poll() side signals workers
+            // through the ITC instead and has no such race.
+            let flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
             let daemon = shop_mhd_start(UInt32(flags), options.host, options.port,
                                         serverAccessHandler, context,
                                         serverRequestCompleted, context,
