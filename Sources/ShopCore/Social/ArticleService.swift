@@ -83,7 +83,8 @@ public struct ArticleService: Sendable {
         return try pool.write { db in
             try requireAuthorRole(author, db)
             if let category = draft.categoryID, try !store.categoryExists(category, db) {
-                throw SocialError.articleCategoryNotFound
+                // The article exists (or is being made): an unknown category in the body is bad input, not a missing resource.
+                throw ValidationError("category_id", .unknownReference)
             }
             if try store.find(author: author, title: draft.title ?? "", db) != nil {
                 throw SocialError.titleTaken
@@ -103,7 +104,8 @@ public struct ArticleService: Sendable {
             try requireAuthor(id, user, db)
             try requireAuthorRole(user, db)
             if let category = draft.categoryID, try !store.categoryExists(category, db) {
-                throw SocialError.articleCategoryNotFound
+                // The article exists (or is being made): an unknown category in the body is bad input, not a missing resource.
+                throw ValidationError("category_id", .unknownReference)
             }
             do {
                 try store.update(id, draft, publishedAt: nil, at: now, db)
