@@ -464,16 +464,16 @@ struct SocialAPITests {
 
     // MARK: Listings and shapes
 
-    @Test func anUnknownCategoryInAnArticleBodyIsBadInputNamingTheField() throws {
+    @Test func anUnknownCategoryInAnArticleBodyIsAConflictNamingTheFieldNotAMissingArticle() throws {
         let app = try TestAPI()
         let author = try app.socialAuthor("13800009999")
         let unknown = try app.socialSend("POST", "/articles", json: ["title": "未知分类", "content": "<p>正文</p>", "category_id": 999999],
                                          token: author.token)
-        expectError(unknown, 400, "validation_failed")
+        expectError(unknown, 409, "unknown_category")
         #expect((unknown.json["error"] as? [String: Any])?["field"] as? String == "category_id")
         let article = try app.socialArticleID("有分类的文章", by: author)
         let edited = try app.socialSend("PATCH", "/articles/\(article)", json: ["category_id": 999999], token: author.token)
-        expectError(edited, 400, "validation_failed")
+        expectError(edited, 409, "unknown_category")
         #expect((edited.json["error"] as? [String: Any])?["field"] as? String == "category_id")
     }
 

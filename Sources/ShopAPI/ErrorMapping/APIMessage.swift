@@ -22,7 +22,7 @@ enum APIMessage: String, ErrorMessage {
     case unknownProvider, providerUnavailable, invalidSignature, malformedNotification, amountMismatch, unknownOrder
     case orderNotPayable, providerError, providerTimeout
     // Social
-    case userNotFound, authorNotFound, articleNotFound, commentNotFound, articleCategoryNotFound, cannotFollowSelf
+    case userNotFound, authorNotFound, articleNotFound, commentNotFound, articleCategoryNotFound, unknownArticleCategory, cannotFollowSelf
     case deleteOthersComment, changeOthersArticle, notAnAuthor, invalidReplyTo, titleTaken, invalidCursor
     // The database, files
     case databaseUnreachable, databaseBusy, fileNotFound, documentNotDeployed
@@ -124,6 +124,8 @@ enum APIMessage: String, ErrorMessage {
             (.notFound, "not_found", "评论不存在或已删除。", "No such comment.")
         case .articleCategoryNotFound:
             (.notFound, "not_found", "没有这个文章分类。", "No such article category.")
+        case .unknownArticleCategory:
+            (.conflict, "unknown_category", "没有这个文章分类，请重新选择。", "category_id names no article category.")
         case .cannotFollowSelf:
             (.unprocessableEntity, "cannot_follow_self", "不能关注自己。", "You cannot follow yourself.")
         case .deleteOthersComment:

@@ -11,6 +11,7 @@ extension ErrorMapping {
         case .articleNotFound: return HTTPError(.articleNotFound)
         case .commentNotFound: return HTTPError(.commentNotFound)
         case .articleCategoryNotFound: return HTTPError(.articleCategoryNotFound)
+        case .unknownArticleCategory: return HTTPError(.unknownArticleCategory, field: "category_id")
         case .cannotFollowSelf: return HTTPError(.cannotFollowSelf)
         case .forbidden(.deleteOthersComment): return HTTPError(.deleteOthersComment)
         case .forbidden(.changeOthersArticle): return HTTPError(.changeOthersArticle)

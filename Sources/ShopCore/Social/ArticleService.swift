@@ -83,8 +83,8 @@ public struct ArticleService: Sendable {
         return try pool.write { db in
             try requireAuthorRole(author, db)
             if let category = draft.categoryID, try !store.categoryExists(category, db) {
-                // The article exists (or is being made): an unknown category in the body is bad input, not a missing resource.
-                throw ValidationError("category_id", .unknownReference)
+                // Not 404: the article exists (or is being made); the category it names does not.
+                throw SocialError.unknownArticleCategory
             }
             if try store.find(author: author, title: draft.title ?? "", db) != nil {
                 throw SocialError.titleTaken
@@ -104,8 +104,8 @@ public struct ArticleService: Sendable {
             try requireAuthor(id, user, db)
             try requireAuthorRole(user, db)
             if let category = draft.categoryID, try !store.categoryExists(category, db) {
-                // The article exists (or is being made): an unknown category in the body is bad input, not a missing resource.
-                throw ValidationError("category_id", .unknownReference)
+                // Not 404: the article exists (or is being made); the category it names does not.
+                throw SocialError.unknownArticleCategory
             }
             do {
                 try store.update(id, draft, publishedAt: nil, at: now, db)

@@ -18,6 +18,8 @@ public enum SocialError: Error, Equatable, Sendable {
     /// The author already has an article with this title (titles identify articles in imports).
     case titleTaken
     case articleCategoryNotFound
+    /// An article's body names a category that does not exist.
+    case unknownArticleCategory
 
     /// What someone tried that only another user may do.
     public enum Forbidden: Sendable, CaseIterable {

@@ -6,8 +6,6 @@ public enum ValidationRule: String, CaseIterable, Sendable {
     case required, empty, length, tooLong, controlCharacters, url
     case range, wholeNumber, wholeNumberInRange, notNegative, notAbove, oneOf, lineCount
     case mobilePhone, verificationCode, passwordMD5, passwordTwice, passwordMissing, postalCode
-    /// An id in a request body that names nothing (an unknown category for a new article).
-    case unknownReference
 
     public var template: LocalizedText {
         switch self {
@@ -37,7 +35,6 @@ public enum ValidationRule: String, CaseIterable, Sendable {
             LocalizedText(zh: "password_md5 和 password 只能发送其中一个。", en: "Send either password_md5 or password, not both.")
         case .passwordMissing: LocalizedText(zh: "请填写密码。", en: "password_md5 (or password) is required.")
         case .postalCode: LocalizedText(zh: "{field}应为 6 位数字。", en: "{field} must be 6 digits.")
-        case .unknownReference: LocalizedText(zh: "{field}不存在，请重新选择。", en: "{field} names nothing that exists.")
         }
     }
 
