@@ -71,6 +71,21 @@ public final class Pool: Database, @unchecked Sendable {
         try transaction(isolation: .repeatableRead, readOnly: true, body)
     }
 
+    /// Runs `body` in autocommit mode on one connection: each statement is its own transaction
+    /// with its own snapshot, so a one-statement check costs one round trip instead of three.
+    /// Reads only, so a connection found broken is reopened and `body` run again, once.
+    public func readEach<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try lend { connection in
+            defer { connection.rollbackIfOpen() }
+            do {
+                return try body(connection)
+            } catch let error as PostgreSQLError where error.kind == .connectionLost {
+                guard connection.reset() else { throw error }
+                return try body(connection)
+            }
+        }
+    }
+
     /// Runs `body` on one connection outside any transaction (migrations, `execute(script:)`). A
     /// transaction it leaves open is rolled back before the connection goes back to the pool.
     public func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {

@@ -74,12 +74,22 @@ public protocol Database: Sendable {
     func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in one read-only transaction that sees a single consistent snapshot.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body` on a reading connection outside any explicit transaction: each statement sees
+    /// the database as of its own start, so give it one statement (or statements that need not
+    /// agree). It saves `read`'s BEGIN and COMMIT (on PostgreSQL two round trips): for a quick
+    /// check such as "did the catalogue move since version N?". Reads only.
+    func readEach<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// How each of this database's connection pools has lent its connections (for metrics).
     var poolStatistics: [PoolStatistics] { get }
 }
 
 extension Database {
     public var poolStatistics: [PoolStatistics] { [] }
+
+    /// Engines without a cheaper way run each statement check in a read transaction.
+    public func readEach<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try read(body)
+    }
 
     /// Engines that cannot relax durability give every write the full kind.
     public func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {

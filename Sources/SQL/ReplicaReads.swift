@@ -30,6 +30,14 @@ public struct ReplicaReads: Database {
         }
     }
 
+    public func readEach<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        do {
+            return try replica.readEach(body)
+        } catch let error as any SQLError where error.kind == .connectionLost || error.kind == .poolExhausted {
+            return try primary.readEach(body)
+        }
+    }
+
     public var poolStatistics: [PoolStatistics] {
         primary.poolStatistics + replica.poolStatistics.map { stats in
             var stats = stats

@@ -203,8 +203,18 @@ public final class DatabasePool: Database, @unchecked Sendable {
 
     /// Runs `body` in one read transaction: it sees a single consistent snapshot.
     public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try withReader { try $0.transaction("DEFERRED", body) }
+    }
+
+    /// Runs `body` on a reader in autocommit mode: each statement is its own read transaction.
+    public func readEach<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try withReader { try body($0) }
+    }
+
+    /// Lends a reader connection (the writer, outside any transaction, for an in-memory database).
+    private func withReader<T>(_ body: (Connection) throws -> T) throws -> T {
         if readsUseWriter {
-            return try onWriter { try $0.transaction("DEFERRED", body) }
+            return try onWriter(body)
         }
         _ = readerCounters.acquire(readerSlots, timeout: nil)
         let index = idleReaders.withLock { $0.removeLast() }
@@ -213,7 +223,7 @@ public final class DatabasePool: Database, @unchecked Sendable {
             readerCounters.returned()
             readerSlots.signal()
         }
-        return try readers[index].transaction("DEFERRED", body)
+        return try body(readers[index])
     }
 
     public var poolStatistics: [PoolStatistics] {

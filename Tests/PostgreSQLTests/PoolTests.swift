@@ -39,6 +39,29 @@ struct PoolTests {
         }
     }
 
+    @Test func readEachRunsEveryStatementInItsOwnSnapshotOutsideATransaction() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8)") }
+            _ = try pool.write { db in try db.run("INSERT INTO r VALUES (\(1))") }
+            let (first, second) = try pool.readEach { db -> (Int64?, Int64?) in
+                let first = try db.scalarInt("SELECT count(*) FROM r")
+                _ = try pool.write { db in try db.run("INSERT INTO r VALUES (\(2))") }
+                return (first, try db.scalarInt("SELECT count(*) FROM r"))
+            }
+            #expect(first == 1)
+            #expect(second == 2)
+            // Autocommit: the second statement's transaction began with it (in one transaction
+            // now() would stay at the first statement's start).
+            let starts = try pool.readEach { db -> [String?] in
+                let first = try db.scalar("SELECT now()::text", as: String.self)
+                _ = try db.query("SELECT pg_sleep(0.01)")
+                return [first, try db.scalar("SELECT now()::text", as: String.self)]
+            }
+            #expect(starts[0] != nil && starts[0] != starts[1])
+            #expect(try pool.read { try $0.scalarInt("SELECT count(*) FROM r") } == 2)
+        }
+    }
+
     @Test func aReadRunsInOneReadOnlySnapshotAndRefusesAWrite() throws {
         try withPool { pool in
             try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8)") }

@@ -161,6 +161,29 @@ struct TransactionTests {
         }
     }
 
+    @Test func readEachGivesEveryStatementItsOwnSnapshotOnAReader() throws {
+        try withTemporaryPool { pool in
+            try createTable(pool)
+            _ = try pool.write { db in try db.run("INSERT INTO items (worker, n) VALUES (0, 0)") }
+            let (first, second, committed) = try pool.readEach { db -> (Int64?, Int64?, Bool) in
+                let first = try db.scalarInt("SELECT COUNT(*) FROM items")
+                let done = onNewThread {
+                    _ = try? pool.write { db in try db.run("INSERT INTO items (worker, n) VALUES (1, 1)") }
+                }
+                let committed = done.waits()
+                let second = try db.scalarInt("SELECT COUNT(*) FROM items")
+                return (first, second, committed)
+            }
+            #expect(committed)
+            #expect(first == 1)
+            // Unlike `read`, the second statement sees the write committed in between.
+            #expect(second == 2)
+            #expect(throws: SQLiteError.self) {
+                try pool.readEach { db in try db.run("INSERT INTO items (worker, n) VALUES (2, 2)") }
+            }
+        }
+    }
+
     @Test func aReadCannotWrite() throws {
         try withTemporaryPool { pool in
             try createTable(pool)

@@ -33,7 +33,9 @@ public struct CatalogService: Sendable {
 
     /// The category tree, unless nothing in the catalogue changed since version `known`.
     public func categoryTree(unlessAt known: Int64?) throws -> Versioned<[CategoryNode]> {
-        try pool.read { db in
+        // The usual answer, "unchanged", costs one statement; a change reads again in one snapshot.
+        if let known, try pool.readEach({ try changes.version($0) }) == known { return .unchanged }
+        return try pool.read { db in
             let version = try changes.version(db)
             if version == known { return .unchanged }
             return .current(try store.categoryTree(db), version: version)
@@ -64,11 +66,8 @@ public struct CatalogService: Sendable {
         try Self.validatePrices(query)
         var query = query
         query.text = try SearchText.normalize(query.text)
-        let (answer, total) = try pool.read { db -> (Versioned<Page<ProductSummary>>, Int?) in
+        let (answer, total) = try unchangedProducts(query, since: known) ?? pool.read { db -> (Versioned<Page<ProductSummary>>, Int?) in
             let version = try changes.version(db)
-            if version == known {
-                return (.unchanged, query.text == nil ? nil : try store.searchTotal(query, db))
-            }
             if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
             let page = try store.products(query, db)
             return (.current(page, version: version), page.total)
@@ -79,10 +78,22 @@ public struct CatalogService: Sendable {
         return answer
     }
 
+    /// `.unchanged` (and, for a search, its total from the index's counts) when the catalogue is
+    /// still at `known`, checked statement by statement (the total only feeds the search log);
+    /// nil when there is no `known` or the catalogue moved.
+    private func unchangedProducts(_ query: ProductQuery, since known: Int64?) throws -> (Versioned<Page<ProductSummary>>, Int?)? {
+        guard let known else { return nil }
+        return try pool.readEach { db in
+            guard try changes.version(db) == known else { return nil }
+            return (.unchanged, query.text == nil ? nil : try store.searchTotal(query, db))
+        }
+    }
+
     /// A product page, unless nothing it shows changed since version `known` (a version of this
     /// product's counter: compare it only with what this method answered for the same id).
     public func product(_ id: ProductID, unlessAt known: Int64?) throws -> Versioned<ProductDetail> {
-        try pool.read { db in
+        if let known, try pool.readEach({ try changes.version(of: id, $0) }) == known { return .unchanged }
+        return try pool.read { db in
             let version = try changes.version(of: id, db)
             if version == known { return .unchanged }
             guard let detail = try store.product(id, db) else { throw CatalogError.productNotFound }
