@@ -18,6 +18,16 @@ struct CatalogChanges {
     func version(_ db: any SQLConnection) throws -> Int64 {
         try db.scalarInt("SELECT CAST(SUM(version) AS BIGINT) FROM catalog_changes") ?? 0
     }
+
+    /// `version` and the search index's `catalog_version` (what a search's counts are kept at),
+    /// in one statement: a kept search page is checked in one round trip.
+    func versionAndIndexVersion(_ db: any SQLConnection) throws -> (catalog: Int64, index: Int64) {
+        let row = try db.queryOne("""
+            SELECT (SELECT CAST(SUM(version) AS BIGINT) FROM catalog_changes) AS catalog,
+                   (SELECT version FROM catalog_version WHERE id = 1) AS search_index
+            """)
+        return (try row?.decode("catalog", as: Int64?.self) ?? 0, try row?.decode("search_index", as: Int64?.self) ?? 0)
+    }
 }
 
 /// A catalogue read by a caller that may already hold the answer at some version.

@@ -84,8 +84,10 @@ public struct CatalogService: Sendable {
     private func unchangedProducts(_ query: ProductQuery, since known: Int64?) throws -> (Versioned<Page<ProductSummary>>, Int?)? {
         guard let known else { return nil }
         return try pool.readEach { db in
-            guard try changes.version(db) == known else { return nil }
-            return (.unchanged, query.text == nil ? nil : try store.searchTotal(query, db))
+            guard query.text != nil else { return try changes.version(db) == known ? (.unchanged, nil) : nil }
+            let versions = try changes.versionAndIndexVersion(db)
+            guard versions.catalog == known else { return nil }
+            return (.unchanged, try store.searchTotal(query, indexVersion: versions.index, db))
         }
     }
 

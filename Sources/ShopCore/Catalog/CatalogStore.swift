@@ -47,9 +47,11 @@ struct CatalogStore {
     }
 
     /// How many on-sale products a search finds (counted once per catalogue version).
-    func searchTotal(_ query: ProductQuery, _ db: any SQLConnection) throws -> Int {
+    /// How many on-sale products a search finds, from the index's counts kept at `catalog_version`
+    /// = `indexVersion` (as the caller read it), counted only when none are kept.
+    func searchTotal(_ query: ProductQuery, indexVersion: Int64, _ db: any SQLConnection) throws -> Int {
         guard let request = Self.searchRequest(query, filters: Self.filters(query), order: Self.order(query)) else { return 0 }
-        return try search.total(request, db)
+        return try search.total(request, at: indexVersion, db)
     }
 
     private static func searchRequest(_ query: ProductQuery, filters: [SQL], order: SQL?) -> ProductSearch.Request? {

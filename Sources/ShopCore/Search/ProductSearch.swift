@@ -80,9 +80,10 @@ struct ProductSearch {
     }
 
     /// How many products match in all (the tiers' sizes, counted once per catalogue version).
-    func total(_ request: Request, _ db: any SQLConnection) throws -> Int {
+    /// How many products the search finds, given `catalog_version` as the caller read it
+    /// (counted only when not remembered at it).
+    func total(_ request: Request, at version: Int64, _ db: any SQLConnection) throws -> Int {
         let match = SearchMatch(text: request.text, dialect: db.dialect)
-        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
         return try counts(match, request, version: version, db).tiers.reduce(0, +)
     }
 
