@@ -28,7 +28,7 @@ enum CouponMessage: String, ErrorMessage {
         case .usedUp: LocalizedText(zh: "优惠码 {code} 已被领完。", en: "Coupon {code} has been used up.")
         case .perUserLimitReached:
             LocalizedText(zh: "优惠码 {code} 每人限用 {limit} 次，你已用完。",
-                          en: "Coupon {code} can be used {limit} times per buyer, and you have used them all.")
+                          en: "Coupon {code} is limited to {limit} use(s) per buyer, and you have used yours.")
         }
     }
 }
