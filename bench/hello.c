@@ -1,5 +1,5 @@
 /* A bare libmicrohttpd server answering {"status":"ok"}: the ceiling our Swift stack is compared
- * against. Same daemon flags as HTTP.Server (epoll thread pool, ITC). Usage: hello PORT THREADS */
+ * against. Same daemon flags as HTTP.Server (poll() thread pool, ITC). Usage: hello PORT THREADS */
 #include <microhttpd.h>
 #include <signal.h>
 #include <stdio.h>

@@ -59,6 +59,12 @@ public final class Pool: Database, @unchecked Sendable {
         try transaction(isolation: isolation, readOnly: false, body)
     }
 
+    /// A READ COMMITTED write transaction; `.processCrash` commits with `synchronous_commit` off
+    /// for this transaction alone (the server acknowledges before its WAL reaches the disk).
+    public func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction(isolation: .readCommitted, readOnly: false, durability: durability, body)
+    }
+
     /// Runs `body` in one REPEATABLE READ, READ ONLY transaction: it sees a single snapshot, and
     /// the server refuses any write.
     public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
@@ -91,13 +97,16 @@ public final class Pool: Database, @unchecked Sendable {
     }
 
     /// One transaction on a lent connection, run again when the server gave up on it.
-    private func transaction<T>(isolation: IsolationLevel, readOnly: Bool,
+    private func transaction<T>(isolation: IsolationLevel, readOnly: Bool, durability: Durability = .powerLoss,
                                 _ body: (any SQLConnection) throws -> T) throws -> T {
         var retries = 0
         while true {
             do {
                 return try lend { connection in
                     try begin(on: connection, isolation: isolation, readOnly: readOnly)
+                    if durability == .processCrash {
+                        try connection.execute(script: "SET LOCAL synchronous_commit = off")
+                    }
                     return try connection.inOpenTransaction(body)
                 }
             } catch let error as PostgreSQLError where error.kind == .transient && retries < maxRetries {

@@ -52,11 +52,26 @@ public enum SQLDialect: String, Sendable {
     case sqlite, postgresql
 }
 
+/// How much a write transaction must survive once `write` has returned.
+public enum Durability: Sendable, Comparable {
+    /// It survives the process crashing (the commit is in the engine's log, handed to the OS), but
+    /// a power loss or kernel crash may lose the last fraction of a second of such commits: the
+    /// engine does not wait for the disk. For state its user simply redoes (a cart line), never
+    /// for money, stock or accounts. SQLite: `synchronous=NORMAL` in WAL mode for that commit;
+    /// PostgreSQL: `SET LOCAL synchronous_commit = off`.
+    case processCrash
+    /// It survives a power loss: the commit waits for the disk. The default.
+    case powerLoss
+}
+
 /// A pool of connections to one database: each use case is one transaction in `write` or `read`.
 public protocol Database: Sendable {
     var dialect: SQLDialect { get }
-    /// Runs `body` in one write transaction; everything is rolled back if it throws.
+    /// Runs `body` in one write transaction; everything is rolled back if it throws. Durable
+    /// against power loss when it returns.
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// `write`, asking only for `durability` (an engine may always give more).
+    func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in one read-only transaction that sees a single consistent snapshot.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// How each of this database's connection pools has lent its connections (for metrics).
@@ -65,6 +80,11 @@ public protocol Database: Sendable {
 
 extension Database {
     public var poolStatistics: [PoolStatistics] { [] }
+
+    /// Engines that cannot relax durability give every write the full kind.
+    public func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {
+        try write(body)
+    }
 }
 
 /// What went wrong in the database, in the engine-neutral terms the shop's rules need (a unique

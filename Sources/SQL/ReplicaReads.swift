@@ -18,6 +18,10 @@ public struct ReplicaReads: Database {
         try primary.write(body)
     }
 
+    public func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {
+        try primary.write(durability: durability, body)
+    }
+
     public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         do {
             return try replica.read(body)

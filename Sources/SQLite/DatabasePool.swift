@@ -32,6 +32,10 @@ public final class DatabasePool: Database, @unchecked Sendable {
     private let group = Mutex(GroupState())
     /// The group whose transaction is open on the writer: touched only with the writer's turn held.
     private nonisolated(unsafe) var openCommitGroup: CommitGroup?
+    /// `synchronous` as opened (what a `.powerLoss` commit gets) and as the writer has it now
+    /// (lowered to NORMAL for a group of `.processCrash` writers): touched only with the writer's turn held.
+    private let configuredSynchronous: ConnectionOptions.Synchronous
+    private nonisolated(unsafe) var writerSynchronous: ConnectionOptions.Synchronous
     private let readerCounters: PoolCounters
 
     /// Opens the database at `path` with `readers` reader connections.
@@ -44,6 +48,8 @@ public final class DatabasePool: Database, @unchecked Sendable {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         writer = try Connection(path: path, options: options)
+        configuredSynchronous = options.synchronous
+        writerSynchronous = options.synchronous
         readsUseWriter = path == ":memory:"
         readerCounters = PoolCounters(name: "readers", size: readsUseWriter ? 0 : readers)
         if readsUseWriter {
@@ -71,6 +77,13 @@ public final class DatabasePool: Database, @unchecked Sendable {
     /// fails every writer of the group, and none of their changes stays.
     /// Do not call `write` or `read` from inside `body`: use the connection it is given.
     public func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try write(durability: .powerLoss, body)
+    }
+
+    /// `write`; a group commits with the strongest durability any of its writers asked for.
+    /// SQLite fixes `synchronous` for a whole transaction, so a `.powerLoss` writer arriving at
+    /// an open group of `.processCrash` writers commits that group first and opens its own.
+    public func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {
         group.withLock { $0.queued += 1 }
         var outcome: Result<T, any Error>?
         var joined: CommitGroup?
@@ -78,7 +91,8 @@ public final class DatabasePool: Database, @unchecked Sendable {
             group.withLock { $0.queued -= 1 }
             let current: CommitGroup
             do {
-                current = try openGroup()
+                if let open = openCommitGroup, open.durability < durability { commitOpenGroup() }
+                current = try openGroup(durability)
             } catch {
                 outcome = .failure(error)
                 return
@@ -144,10 +158,12 @@ public final class DatabasePool: Database, @unchecked Sendable {
 
     /// The group whose transaction is open on the writer, beginning one if none is.
     /// Call with the writer's turn held.
-    private func openGroup() throws -> CommitGroup {
+    private func openGroup(_ durability: Durability) throws -> CommitGroup {
         if let open = openCommitGroup { return open }
+        // WAL + NORMAL: the commit reaches the log (a process crash keeps it) without an fsync.
+        try setSynchronous(durability == .processCrash && configuredSynchronous == .full ? .normal : configuredSynchronous)
         try writer.execute("BEGIN IMMEDIATE")
-        let group = CommitGroup()
+        let group = CommitGroup(durability: durability)
         openCommitGroup = group
         return group
     }
@@ -164,6 +180,14 @@ public final class DatabasePool: Database, @unchecked Sendable {
             if writer.isInTransaction { try? writer.execute("ROLLBACK") }
             open.finish(.failure(error))
         }
+    }
+
+    /// `PRAGMA synchronous` on the writer, when it differs (it cannot change inside a transaction).
+    /// Call with the writer's turn held and no transaction open.
+    private func setSynchronous(_ level: ConnectionOptions.Synchronous) throws {
+        guard level != writerSynchronous else { return }
+        try writer.execute("PRAGMA synchronous=\(level.rawValue)")
+        writerSynchronous = level
     }
 
     private func groupLost<T>(_ outcome: Result<T, any Error>?) -> any Error {
@@ -204,7 +228,10 @@ public final class DatabasePool: Database, @unchecked Sendable {
         takeWriterTurn {
             group.withLock { $0.queued -= 1 }
             commitOpenGroup()
-            outcome = Result { try body(writer) }
+            outcome = Result {
+                try setSynchronous(configuredSynchronous)
+                return try body(writer)
+            }
         }
         guard let outcome else { preconditionFailure("takeWriterTurn always runs its body") }
         return try outcome.get()
@@ -232,8 +259,14 @@ public final class DatabasePool: Database, @unchecked Sendable {
 private final class CommitGroup: @unchecked Sendable {
     /// Writers that returned successfully inside this group (touched only with the writer's turn held).
     var members = 0
+    /// How durable its commit is: set by the writer that opened it.
+    let durability: Durability
     private let outcome = Mutex<Result<Void, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
+
+    init(durability: Durability) {
+        self.durability = durability
+    }
 
     /// Records how the commit went and wakes every writer waiting on it (called once).
     func finish(_ result: Result<Void, any Error>) {

@@ -23,6 +23,22 @@ struct PoolTests {
         }
     }
 
+    @Test func aProcessCrashWriteTurnsSynchronousCommitOffForItsTransactionOnly() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8)") }
+            let relaxed = try pool.write(durability: .processCrash) { db in
+                try db.run("INSERT INTO r VALUES (\(1))")
+                return try db.scalar("SHOW synchronous_commit", as: String.self)
+            }
+            #expect(relaxed == "off")
+            #expect(try pool.read { try $0.scalarInt("SELECT count(*) FROM r") } == 1)
+            // SET LOCAL ended with that transaction: the next one on any connection is durable again.
+            for _ in 0..<3 {
+                #expect(try pool.write { try $0.scalar("SHOW synchronous_commit", as: String.self) } == "on")
+            }
+        }
+    }
+
     @Test func aReadRunsInOneReadOnlySnapshotAndRefusesAWrite() throws {
         try withPool { pool in
             try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8)") }

@@ -102,4 +102,83 @@ struct GroupCommitTests {
             #expect(try pool.read { try $0.scalarInt("SELECT COUNT(*) FROM items") } == 150)
         }
     }
+
+    // `PRAGMA synchronous` below: 1 = NORMAL, 2 = FULL.
+
+    @Test func aProcessCrashWriteCommitsWithoutWaitingForTheDiskAndThenFullReturns() throws {
+        try withTemporaryPool { pool in
+            try createTable(pool)
+            let relaxed = try pool.write(durability: .processCrash) { db in
+                try db.run("INSERT INTO items (worker, n) VALUES (\(1), \(1))")
+                return try db.scalarInt("PRAGMA synchronous")
+            }
+            #expect(relaxed == 1)
+            // Committed: another connection sees it.
+            let count = try pool.read { db in try db.scalarInt("SELECT COUNT(*) FROM items") }
+            #expect(count == 1)
+            let plain = try pool.write { db in try db.scalarInt("PRAGMA synchronous") }
+            let full = try pool.write(durability: .powerLoss) { db in try db.scalarInt("PRAGMA synchronous") }
+            #expect(plain == 2 && full == 2)
+            _ = try pool.write(durability: .processCrash) { db in try db.scalarInt("PRAGMA synchronous") }
+            // Outside writes (pragmas, checkpoints, migrations) find the configured level again.
+            let outside = try pool.withWriter { connection in try connection.scalarInt("PRAGMA synchronous") }
+            #expect(outside == 2)
+        }
+    }
+
+    @Test func aFullWriterNeverJoinsARelaxedGroup() throws {
+        try withTemporaryPool { pool in
+            try createTable(pool)
+            let inside = DispatchSemaphore(value: 0)
+            let fullSaw = Locked<Int64?>(nil)
+            let finished = onThreads(2) { worker in
+                if worker == 0 {
+                    _ = try? pool.write(durability: .processCrash) { db in
+                        try db.run("INSERT INTO items (worker, n) VALUES (\(0), \(0))")
+                        inside.signal()
+                        // Hold the writer until the full writer has queued for it.
+                        Thread.sleep(forTimeInterval: 0.2)
+                    }
+                } else {
+                    inside.wait()
+                    let level = try? pool.write { db in
+                        try db.run("INSERT INTO items (worker, n) VALUES (\(1), \(0))")
+                        return try db.scalarInt("PRAGMA synchronous")
+                    }
+                    fullSaw.withLock { $0 = level ?? nil }
+                }
+            }
+            #expect(finished)
+            #expect(fullSaw.current == 2, "the full writer committed at synchronous=\(String(describing: fullSaw.current))")
+            #expect(try pool.read { try $0.scalarInt("SELECT COUNT(*) FROM items") } == 2)
+        }
+    }
+
+    @Test func aRelaxedWriterJoinsAFullGroupAndCommitsDurably() throws {
+        try withTemporaryPool { pool in
+            try createTable(pool)
+            let inside = DispatchSemaphore(value: 0)
+            let relaxedSaw = Locked<Int64?>(nil)
+            let before = pool.commitCount
+            let finished = onThreads(2) { worker in
+                if worker == 0 {
+                    _ = try? pool.write { db in
+                        try db.run("INSERT INTO items (worker, n) VALUES (\(0), \(0))")
+                        inside.signal()
+                        Thread.sleep(forTimeInterval: 0.2)
+                    }
+                } else {
+                    inside.wait()
+                    let level = try? pool.write(durability: .processCrash) { db in
+                        try db.run("INSERT INTO items (worker, n) VALUES (\(1), \(0))")
+                        return try db.scalarInt("PRAGMA synchronous")
+                    }
+                    relaxedSaw.withLock { $0 = level ?? nil }
+                }
+            }
+            #expect(finished)
+            #expect(relaxedSaw.current == 2)
+            #expect(pool.commitCount == before + 1, "the two writers shared one commit")
+        }
+    }
 }

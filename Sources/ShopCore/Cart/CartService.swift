@@ -3,6 +3,11 @@ import SQL
 /// The cart: add, change, select, remove, empty; never more than `cart.max_items` items in all.
 /// The cap and stock checks run in the same transaction as the write, so racing requests
 /// cannot pass the cap together.
+///
+/// Cart changes commit with `Durability.processCrash`: a crash of the server keeps them, a power
+/// loss may lose the last moment's (the shopper adds the flowers again). A cart line is not
+/// money; checkout, which reads the cart, commits with full durability, and that commit makes
+/// every earlier cart change durable too.
 public struct CartService: Sendable {
     let pool: any Database
     let maxItems: Int
@@ -39,7 +44,7 @@ public struct CartService: Sendable {
     public func add(_ sku: SKUID, quantity: Int, for user: UserID) throws -> Cart {
         try Self.validate(quantity, maxItems: maxItems)
         let now = clock.unixNow
-        return try pool.write { db in
+        return try pool.write(durability: Self.durability) { db in
             try db.serialize(on: Self.lockKey(user))
             guard let item = try store.purchasable(sku, db), item.onSale else { throw CartError.skuNotFound }
             let existing = try store.line(sku: sku, of: user, db)
@@ -61,7 +66,7 @@ public struct CartService: Sendable {
     public func update(_ line: CartItemID, quantity: Int?, selected: Bool?, for user: UserID) throws -> Cart {
         if let quantity { try Self.validate(quantity, maxItems: maxItems) }
         let now = clock.unixNow
-        return try pool.write { db in
+        return try pool.write(durability: Self.durability) { db in
             try db.serialize(on: Self.lockKey(user))
             guard let current = try store.line(line, of: user, db) else { throw CartError.lineNotFound }
             if let quantity, quantity != current.quantity {
@@ -80,18 +85,21 @@ public struct CartService: Sendable {
     }
 
     public func remove(_ line: CartItemID, for user: UserID) throws -> Cart {
-        try pool.write { db in
+        try pool.write(durability: Self.durability) { db in
             guard try store.delete(line, of: user, db) else { throw CartError.lineNotFound }
             return Cart(lines: try store.lines(of: user, db))
         }
     }
 
     public func clear(for user: UserID) throws -> Cart {
-        try pool.write { db in
+        try pool.write(durability: Self.durability) { db in
             try store.clear(user, db)
             return Cart(lines: [])
         }
     }
+
+    /// How durable a cart change is when it is acknowledged (see the type's comment).
+    static let durability = Durability.processCrash
 
     /// The key that serialises a buyer's cart changes (and checkout, which empties the cart).
     static func lockKey(_ user: UserID) -> String { "cart:\(user)" }

@@ -1,4 +1,5 @@
 import Foundation
+import SQL
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -19,6 +20,34 @@ struct CartServiceTests {
         let skus = try fixture.cartSeed(rows)
         let user = try fixture.cartUser("13800138000")
         return (fixture, skus, user)
+    }
+
+    /// A database that records the durability each write asked for, then runs it on `base`.
+    final class DurabilityRecorder: Database, @unchecked Sendable {
+        let base: any Database
+        let asked = Outcomes<Durability>()
+        init(_ base: any Database) { self.base = base }
+        var dialect: SQLDialect { base.dialect }
+        func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try write(durability: .powerLoss, body) }
+        func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {
+            asked.record(durability)
+            return try base.write(durability: durability, body)
+        }
+        func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try base.read(body) }
+    }
+
+    @Test func cartChangesCommitWithoutWaitingForTheDiskButKeepEveryRule() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let recorder = DurabilityRecorder(fixture.pool)
+        let carts = CartService(pool: recorder, maxItems: 99, clock: fixture.shop.clock)
+        let cart = try carts.add(try #require(skus["A-1"]), quantity: 2, for: user)
+        let line = try #require(cart.lines.first)
+        _ = try carts.update(line.id, quantity: 3, selected: false, for: user)
+        #expect(throws: CartError.self) { try carts.add(try #require(skus["LOW-1"]), quantity: 4, for: user) }
+        _ = try carts.remove(line.id, for: user)
+        _ = try carts.clear(for: user)
+        #expect(recorder.asked.all == Array(repeating: .processCrash, count: 5))
+        #expect(try fixture.cartRows(of: user).isEmpty)
     }
 
     // MARK: Adding and merging
