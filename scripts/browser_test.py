@@ -461,6 +461,7 @@ class Run:
         self.wait(lambda: COUPON in self.text("#coupon-info") and "¥10.00" in self.text("#coupon-info"), "the coupon's discount in the cart")
         if self.text("#cart-total") == subtotal:
             raise StepFailure(f"the cart total did not take the coupon off: {subtotal}")
+        self.save("09-cart-coupon")
         self.click("#checkout-btn")
         self.find("#checkout-addresses input[type=radio]:checked")
         self.wait(lambda: "¥10.00" in self.text("#checkout-discount"), "the discount on the checkout page")
