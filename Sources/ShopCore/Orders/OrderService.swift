@@ -34,6 +34,7 @@ public struct OrderService: Sendable {
     /// checked-out cart lines removed. The same key and request again return the same order.
     /// An order holds at most `cart.max_items` items, and a buyer at most `orders.max_unpaid_per_user`
     /// unpaid orders, counted inside the write so racing checkouts cannot pass the limit together.
+    /// A coupon code takes one use of its coupon in the same transaction (see `CouponRedemption`).
     public func checkout(_ request: CheckoutRequest, idempotencyKey key: IdempotencyKey, for user: UserID) throws -> Checkout {
         let note = (request.note ?? "").trimmedInput
         try Validate.length(note, 0...Self.maxNoteLength, field: "note")
