@@ -58,6 +58,7 @@ WAIT = 15                 # seconds for one thing to appear
 CAP_MESSAGE = "亲，企业采购请联系我们客服"
 PRODUCT_TITLE = "红玫瑰花束·热恋"   # a 玫瑰 product whose first SKU has stock above 99
 AUTHOR_NAME = "花间小筑"
+COUPON = "FLORAL10"                 # 10 yuan off from 100 yuan, created before the run
 # The API error answers this run provokes on purpose (Chrome logs each as a SEVERE network entry).
 MISSING_ARTICLE = 99999999
 PHONE = (390, 844)
@@ -124,6 +125,7 @@ class Server:
             raise RuntimeError(f"{SHOP} is missing: run `swift build` first")
         self.run("migrate")
         self.run("seed", "demo")
+        self.run("coupons", "create", COUPON, "--amount-off", "10", "--min-spend", "100")
         self.log_file = open(self.log_path, "w")
         self.process = subprocess.Popen([str(SHOP), "serve", "--port", str(self.port)], cwd=ROOT, env=self.env,
                                         stdout=self.log_file, stderr=subprocess.STDOUT, start_new_session=True)
@@ -453,10 +455,20 @@ class Run:
         qty = self.type(".cart-line .line-qty", "1")
         qty.send_keys(Keys.ENTER)
         self.wait(lambda: self.badge() == "1", "the quantity back at 1")
+        subtotal = self.text("#cart-total")
+        self.type("#coupon-code", COUPON.lower())
+        self.click("#coupon-apply")
+        self.wait(lambda: COUPON in self.text("#coupon-info") and "¥10.00" in self.text("#coupon-info"), "the coupon's discount in the cart")
+        if self.text("#cart-total") == subtotal:
+            raise StepFailure(f"the cart total did not take the coupon off: {subtotal}")
+        self.save("09-cart-coupon")
         self.click("#checkout-btn")
         self.find("#checkout-addresses input[type=radio]:checked")
+        self.wait(lambda: "¥10.00" in self.text("#checkout-discount"), "the discount on the checkout page")
         self.click("#place-order")
         card = self.find("#order-list .order-card.highlight[data-status=pending_payment]")
+        if COUPON not in card.text:
+            raise StepFailure(f"the order does not show its coupon: {card.text!r}")
         self.order_number = card.get_attribute("data-order-number")
         if not self.order_number:
             raise StepFailure("the new order has no number")

@@ -28,6 +28,7 @@ public final class Shop: Sendable {
     public let social: SocialService
     public let articles: ArticleService
     public let favorites: FavoriteService
+    public let coupons: CouponService
     public let articleImporter: ArticleImporter
     public let demoAuthors: DemoAuthorSeeder
     public let demo: DemoShopSeeder
@@ -64,6 +65,7 @@ public final class Shop: Sendable {
         social = SocialService(pool: pool, publicReads: reads, clock: clock)
         articles = ArticleService(pool: pool, publicReads: reads, clock: clock)
         favorites = FavoriteService(pool: pool, clock: clock)
+        coupons = CouponService(pool: pool, clock: clock)
         articleImporter = ArticleImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)
         demoAuthors = DemoAuthorSeeder(pool: pool, clock: clock)
         demo = DemoShopSeeder(catalog: catalogImporter, authors: demoAuthors, articles: articleImporter)

@@ -31,7 +31,8 @@ func cartAddressBody(_ recipient: String = "王小花", _ changes: [String: Any]
 
 @Suite("API: /cart and /addresses")
 struct CartAddressAPITests {
-    static let cartKeys: Set<String> = ["items", "total_quantity", "selected_quantity", "selected_total_cents"]
+    static let cartKeys: Set<String> = ["items", "total_quantity", "selected_quantity", "selected_total_cents",
+                                          "discount_cents", "coupon"]
     static let lineKeys: Set<String> = ["id", "sku_id", "product_id", "title", "sku_name", "cover_url", "price_cents", "quantity",
                                         "selected", "available", "stock"]
     static let addressKeys: Set<String> = ["id", "recipient", "phone", "province", "city", "district", "detail", "postal_code",

@@ -24,9 +24,10 @@ struct CartController {
             .delete("/cart/items/:id", use: removeItem)
     }
 
-    /// The cart with current prices, stock and availability.
+    /// The cart with current prices, stock and availability; `?coupon_code=` applies a coupon to
+    /// the selected lines (422 `coupon_invalid` saying why it does not apply).
     func show(_ request: Request, _ context: Context) throws -> Response {
-        try .json(CartResponse(carts.cart(of: try context.user())))
+        try .json(CartResponse(carts.cart(of: try context.user(), couponCode: request.query["coupon_code"])))
     }
 
     /// Adds a SKU (merging with its line); the cap is `cart.max_items` items in all.

@@ -19,6 +19,7 @@ struct OrderController {
         let addressID: AddressID
         let note: String?
         let items: [Item]?
+        let couponCode: String?
     }
 
     func register(_ signedIn: RouteGroup) {
@@ -36,7 +37,8 @@ struct OrderController {
         let body = try request.decode(CheckoutBody.self)
         let result = try orders.checkout(
             CheckoutRequest(addressID: body.addressID, note: body.note,
-                            items: body.items?.map { .init(skuID: $0.skuID, quantity: $0.quantity) }),
+                            items: body.items?.map { .init(skuID: $0.skuID, quantity: $0.quantity) },
+                            couponCode: body.couponCode),
             idempotencyKey: key, for: user)
         if !result.replayed { metrics.orderPlaced() }
         return try .json(OrderResponse(result.order), status: result.replayed ? .ok : .created)

@@ -20,6 +20,9 @@ struct CartResponse: Encodable {
     let totalQuantity: Int
     let selectedQuantity: Int
     let selectedTotalCents: Int64
+    /// What the coupon asked for takes off the selected total; 0 without one.
+    let discountCents: Int64
+    @ExplicitNull var coupon: CouponBody?
 
     init(_ cart: Cart) {
         items = cart.lines.map {
@@ -30,5 +33,13 @@ struct CartResponse: Encodable {
         totalQuantity = cart.totalQuantity
         selectedQuantity = cart.selectedQuantity
         selectedTotalCents = cart.selectedTotalCents
+        discountCents = cart.discountCents
+        coupon = cart.coupon.map { CouponBody(code: $0.code, description: $0.description) }
     }
+}
+
+/// A coupon on a cart or an order: `{"code", "description"}`.
+struct CouponBody: Encodable {
+    let code: String
+    let description: String
 }

@@ -21,6 +21,8 @@ struct OrderResponse: Encodable {
     let status: OrderStatus
     let items: [Item]
     let totalCents: Int64
+    let discountCents: Int64
+    @ExplicitNull var coupon: CouponBody?
     let address: PostalAddressBody
     let note: String
     let createdAt: Date
@@ -45,6 +47,8 @@ struct OrderResponse: Encodable {
         items = o.items.map { Item(skuID: $0.skuID, title: $0.title, skuName: $0.skuName, priceCents: $0.priceCents,
                                    quantity: $0.quantity) }
         totalCents = o.totalCents
+        discountCents = o.discountCents
+        coupon = o.coupon.map { CouponBody(code: $0.code, description: $0.description) }
         let a = o.address
         address = PostalAddressBody(recipient: a.recipient, phone: a.phone, province: a.province, city: a.city,
                                     district: a.district, detail: a.detail, postalCode: a.postalCode)

@@ -23,8 +23,14 @@ export function renderCart(page) {
     h('div', { class: 'cart-sum' }, h('span', null, t('total') + ' '), total, count),
     checkout);
   const clearAll = h('button', { class: 'btn ghost small', type: 'button', id: 'clear-cart', hidden: true }, t('clear_cart'));
+  // 优惠码: the server applies it to the selected lines (GET /cart?coupon_code=) and checkout sends it.
+  const couponInput = h('input', { class: 'input', id: 'coupon-code', maxlength: 32, placeholder: t('coupon_placeholder'), value: ui.couponCode });
+  const couponApply = h('button', { class: 'btn ghost small', type: 'button', id: 'coupon-apply' }, t('coupon_apply'));
+  const couponInfo = h('span', { class: 'muted small', id: 'coupon-info' });
+  const couponBox = h('div', { class: 'card coupon-box', id: 'coupon-box', hidden: true },
+    h('label', { class: 'field-label', for: 'coupon-code' }, t('coupon')), couponInput, couponApply, couponInfo);
   page.firstChild.append(clearAll);
-  page.append(notice, lines, footer);
+  page.append(notice, lines, couponBox, footer);
 
   let cart = null;
   let working = false;
@@ -42,8 +48,9 @@ export function renderCart(page) {
     working = true;
     lines.classList.add('working');
     try {
-      const next = await work();
+      let next = await work();
       notice.hidden = true;
+      if (next && ui.couponCode) next = await withCoupon();
       if (next) show(next);
     } catch (error) {
       say(error);
@@ -84,8 +91,23 @@ export function renderCart(page) {
         onClick: () => change(() => del(`/cart/items/${item.id}`)) }, '×'));
   }
 
+  /** The cart with the remembered coupon; one that no longer applies is dropped, its reason shown. */
+  async function withCoupon() {
+    try {
+      return await get(cartPath(ui.couponCode));
+    } catch (error) {
+      if (error.status !== 422 && error.status !== 400) throw error;
+      ui.couponCode = '';
+      say(error);
+      return get('/cart');
+    }
+  }
+
   function show(next) {
     cart = next;
+    couponBox.hidden = !cart.items.length;
+    couponInfo.textContent = cart.coupon ? `${cart.coupon.code} · ${cart.coupon.description} · -${money(cart.discount_cents)}` : '';
+    couponApply.textContent = cart.coupon ? t('coupon_remove') : t('coupon_apply');
     setCartCount(cart.total_quantity);
     if (!cart.items.length) {
       replace(lines, emptyBlock(t('cart_empty'), h('a', { class: 'btn primary', href: '#/shop' }, t('go_shopping'))));
@@ -97,7 +119,7 @@ export function renderCart(page) {
     footer.hidden = false;
     clearAll.hidden = false;
     selectAll.checked = cart.items.every((i) => i.selected);
-    total.textContent = money(cart.selected_total_cents);
+    total.textContent = money(cart.selected_total_cents - cart.discount_cents);
     count.textContent = ' · ' + t('items_count', { n: cart.selected_quantity });
     checkout.disabled = cart.selected_quantity === 0;
   }
@@ -111,8 +133,18 @@ export function renderCart(page) {
   }));
   clearAll.addEventListener('click', () => change(async () => { const next = await del('/cart'); toast(t('cart_cleared')); return next; }));
   checkout.addEventListener('click', () => navigate('/checkout'));
+  couponApply.addEventListener('click', () => change(async () => {
+    ui.couponCode = cart && cart.coupon ? '' : couponInput.value.trim();
+    if (!ui.couponCode) couponInput.value = '';
+    return get('/cart');
+  }));
 
-  get('/cart').then(show, (error) => replace(lines, errorBlock(error, () => navigate('/cart'))));
+  (ui.couponCode ? withCoupon() : get('/cart')).then(show, (error) => replace(lines, errorBlock(error, () => navigate('/cart'))));
+}
+
+/** `/cart`, with `?coupon_code=` when a code is given. */
+function cartPath(code) {
+  return code ? `/cart?coupon_code=${encodeURIComponent(code)}` : '/cart';
 }
 
 export function renderCheckout(page) {
@@ -122,7 +154,7 @@ export function renderCheckout(page) {
   if (!isSignedIn()) { page.append(signInPrompt(t('sign_in_to_see'))); return; }
   const body = h('div', null, loadingBlock());
   page.append(body);
-  Promise.all([get('/cart'), get('/addresses')]).then(([cart, addresses]) => showCheckout(body, cart, addresses.items || []),
+  Promise.all([get(cartPath(ui.couponCode)).catch(() => { ui.couponCode = ''; return get('/cart'); }), get('/addresses')]).then(([cart, addresses]) => showCheckout(body, cart, addresses.items || []),
     (error) => replace(body, errorBlock(error, () => navigate('/checkout'))));
 }
 
@@ -149,10 +181,12 @@ function showCheckout(body, cart, addresses) {
   place.addEventListener('click', () => busy(place, async () => {
     const payload = { address_id: addressId };
     if (note.value.trim()) payload.note = note.value.trim();
+    if (cart.coupon) payload.coupon_code = cart.coupon.code;
     try {
       const order = await post('/orders', payload, { headers: { 'Idempotency-Key': key } });
       ui.highlightOrder = order.id;
       ui.ordersStatus = '';
+      ui.couponCode = '';
       refreshCartCount();
       toast(t('order_placed'));
       navigate('/orders');
@@ -173,7 +207,8 @@ function showCheckout(body, cart, addresses) {
         h('span', { class: 'nowrap' }, `${money(i.price_cents)} × ${i.quantity}`)))),
     h('section', { class: 'card' }, h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('note')), note)),
     h('div', { class: 'cart-footer' },
-      h('div', { class: 'cart-sum' }, h('span', null, t('total') + ' '), h('span', { class: 'price', id: 'checkout-total' }, money(cart.selected_total_cents)),
+      cart.coupon ? h('p', { class: 'small', id: 'checkout-discount' }, `${t('coupon_discount')} ${cart.coupon.description} -${money(cart.discount_cents)}`) : null,
+      h('div', { class: 'cart-sum' }, h('span', null, t('total') + ' '), h('span', { class: 'price', id: 'checkout-total' }, money(cart.selected_total_cents - cart.discount_cents)),
         h('span', { class: 'muted small' }, ' · ' + t('items_count', { n: cart.selected_quantity }))),
       place));
 }

@@ -38,6 +38,7 @@ const strings = {
     welcome_title: '欢迎来到 Floral', welcome_text: '登录后可以把喜欢的花加入购物车、下单和关注专栏作家。',
     // cart
     cart_title: '购物车', cart_empty: '购物车还是空的', go_shopping: '去逛逛', select_all: '全选',
+    coupon: '优惠码', coupon_placeholder: '输入优惠码', coupon_apply: '使用', coupon_remove: '不用了', coupon_discount: '优惠',
     total: '合计', checkout: '去结算', items_count: '{n} 件', unavailable: '已失效', low_stock: '仅剩 {n} 件',
     remove: '删除', sign_in_to_see: '登录后查看', cart_cleared: '已清空', clear_cart: '清空',
     // checkout
@@ -101,6 +102,7 @@ const strings = {
     my_following: 'Following', none_following: 'You follow no author yet',
     welcome_title: 'Welcome to Floral', welcome_text: 'Sign in to fill your cart, order and follow column authors.',
     cart_title: 'Cart', cart_empty: 'Your cart is empty', go_shopping: 'Start shopping', select_all: 'All',
+    coupon: 'Coupon', coupon_placeholder: 'Coupon code', coupon_apply: 'Apply', coupon_remove: 'Remove', coupon_discount: 'Discount',
     total: 'Total', checkout: 'Check out', items_count: '{n} items', unavailable: 'Unavailable', low_stock: 'Only {n} left',
     remove: 'Remove', sign_in_to_see: 'Sign in to see it', cart_cleared: 'Cart emptied', clear_cart: 'Empty',
     checkout_title: 'Confirm order', ship_to: 'Ship to', add_address: 'Add address', note: 'Note (optional)',

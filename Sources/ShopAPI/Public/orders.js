@@ -76,6 +76,7 @@ export function renderOrders(page) {
         h('span', { class: 'nowrap muted' }, `${money(i.price_cents)} × ${i.quantity}`))),
       h('p', { class: 'muted small' }, `${a.recipient || ''} ${a.phone || ''} · ${a.province || ''}${a.city || ''}${a.district || ''} ${a.detail || ''}`),
       o.note ? h('p', { class: 'muted small' }, '“' + o.note + '”') : null,
+      o.coupon ? h('p', { class: 'small order-coupon' }, `${t('coupon_discount')} ${o.coupon.code} · ${o.coupon.description} -${money(o.discount_cents)}`) : null,
       o.shipment ? h('p', { class: 'small' }, t('shipment', { c: o.shipment.carrier, n: o.shipment.tracking_number })) : null,
       h('div', { class: 'order-foot' },
         h('span', { class: 'muted small' },

@@ -11,6 +11,7 @@ export const ui = {
   ordersStatus: '',
   highlightOrder: null,
   returnTo: null,
+  couponCode: '',
 };
 
 const sessionListeners = new Set();

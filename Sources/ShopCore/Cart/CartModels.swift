@@ -17,6 +17,15 @@ public struct CartLine: Sendable, Equatable {
 /// A user's cart and its totals.
 public struct Cart: Sendable, Equatable {
     public let lines: [CartLine]
+    /// The coupon the buyer asked to see applied (`GET /cart?coupon_code=`), and what it takes off.
+    public var coupon: AppliedCoupon? = nil
+
+    /// What the coupon takes off the selected, available lines; 0 without one.
+    public var discountCents: Int64 { coupon?.discountCents ?? 0 }
+    /// The selected, available lines as a coupon prices them.
+    var checkoutLines: [PricedLine] {
+        lines.filter { $0.selected && $0.available }.map { PricedLine(productID: $0.productID, amountCents: $0.priceCents * Int64($0.quantity)) }
+    }
 
     /// Every item in the cart: what the cap limits.
     public var totalQuantity: Int { lines.reduce(0) { $0 + $1.quantity } }

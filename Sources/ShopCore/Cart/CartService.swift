@@ -27,6 +27,19 @@ public struct CartService: Sendable {
         try pool.read { db in Cart(lines: try store.lines(of: user, db)) }
     }
 
+    /// The cart with a coupon applied to its selected, available lines, as checkout would apply
+    /// it now (no use is taken); a code that does not apply is a `CouponError` saying why.
+    public func cart(of user: UserID, couponCode: String?) throws -> Cart {
+        guard let couponCode else { return try cart(of: user) }
+        let code = try CouponCode.normalized(couponCode)
+        let now = clock.now
+        return try pool.read { db in
+            var cart = Cart(lines: try store.lines(of: user, db))
+            cart.coupon = try CouponRedemption().preview(code, lines: cart.checkoutLines, user: user, at: now, db)
+            return cart
+        }
+    }
+
     /// Adds `quantity` of a SKU; a SKU already in the cart adds to its line.
     public func add(_ sku: SKUID, quantity: Int, for user: UserID) throws -> Cart {
         try Self.validate(quantity, maxItems: maxItems)

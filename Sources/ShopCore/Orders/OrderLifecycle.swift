@@ -7,6 +7,7 @@ import SQL
 struct OrderLifecycle {
     private let orders = OrderStore()
     private let stock = StockStore()
+    private let coupons = CouponRedemption()
 
     /// Moves the order to `status` from the status the state machine allows before it, stamping
     /// `stamp`; false when the order was not there (another request or the sweeper got there first).
@@ -24,7 +25,7 @@ struct OrderLifecycle {
         return true
     }
 
-    /// pending_payment → cancelled; returns the stock. False when the order was not pending.
+    /// pending_payment → cancelled; returns the stock and the coupon's use. False when the order was not pending.
     func cancel(_ id: OrderID, reason: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard try move(id, to: .cancelled, stamp: .cancelledAt, at: now, db) else {
             return false
@@ -33,11 +34,12 @@ struct OrderLifecycle {
         for item in try orders.items(of: id, db) {
             try stock.giveBack(item.quantity, of: item.skuID, db)
         }
+        try coupons.giveBack(order: id, at: now, db)
         return true
     }
 
-    /// paid → refunding: the buyer cancelled before shipping; the stock returns and the units no
-    /// longer count as sold. False when the order was not paid.
+    /// paid → refunding: the buyer cancelled before shipping; the stock and the coupon's use return
+    /// and the units no longer count as sold. False when the order was not paid.
     func startRefund(_ id: OrderID, reason: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard try move(id, to: .refunding, stamp: .cancelledAt, at: now, db) else { return false }
         try orders.setCancelReason(id, reason, db)
@@ -45,6 +47,7 @@ struct OrderLifecycle {
             try stock.giveBack(item.quantity, of: item.skuID, db)
             try stock.addSales(-item.quantity, to: item.productID, db)
         }
+        try coupons.giveBack(order: id, at: now, db)
         return true
     }
 

@@ -60,7 +60,12 @@ public struct Order: Sendable, Equatable {
     public let userID: UserID
     public let status: OrderStatus
     public let items: [OrderItem]
+    /// The lines' sum less `discountCents`.
     public let totalCents: Int64
+    /// What the coupon took off at checkout; 0 without one.
+    public let discountCents: Int64
+    /// The coupon applied at checkout, as it was then.
+    public let coupon: OrderCoupon?
     public let address: AddressSnapshot
     public let note: String
     public let createdAt: Date
@@ -72,6 +77,12 @@ public struct Order: Sendable, Equatable {
     public let shipment: Shipment?
     /// The money going back, once a paid order was cancelled: nil otherwise.
     public let refund: OrderRefund?
+}
+
+/// A coupon as an order keeps it.
+public struct OrderCoupon: Sendable, Equatable {
+    public let code: String
+    public let description: String
 }
 
 /// An order's refund as its owner sees it.
@@ -98,16 +109,21 @@ public struct CheckoutRequest: Sendable, Equatable {
     /// nil: check out the selected cart lines.
     public let items: [Item]?
 
-    public init(addressID: AddressID, note: String? = nil, items: [Item]? = nil) {
+    /// A coupon code to apply (any case); nil: none.
+    public let couponCode: String?
+
+    public init(addressID: AddressID, note: String? = nil, items: [Item]? = nil, couponCode: String? = nil) {
         self.addressID = addressID
         self.note = note
         self.items = items
+        self.couponCode = couponCode
     }
 
     /// A stable fingerprint of what was asked, to tell a replay from a reuse of the key.
     var fingerprint: String {
         let lines = (items ?? []).map { "\($0.skuID.rawValue)x\($0.quantity)" }.joined(separator: ",")
         return "address=\(addressID.rawValue);note=\(note ?? "");mode=\(items == nil ? "cart" : "items");items=\(lines)"
+            + (couponCode.map { ";coupon=\($0)" } ?? "")
     }
 }
 

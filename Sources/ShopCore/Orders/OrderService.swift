@@ -16,6 +16,7 @@ public struct OrderService: Sendable {
     private let carts = CartStore()
     private let refunds = RefundStore()
     private let addresses = AddressStore()
+    private let coupons = CouponRedemption()
 
     public static let maxLines = 50
     public static let maxNoteLength = 200
@@ -33,6 +34,7 @@ public struct OrderService: Sendable {
     /// checked-out cart lines removed. The same key and request again return the same order.
     /// An order holds at most `cart.max_items` items, and a buyer at most `orders.max_unpaid_per_user`
     /// unpaid orders, counted inside the write so racing checkouts cannot pass the limit together.
+    /// A coupon code takes one use of its coupon in the same transaction (see `CouponRedemption`).
     public func checkout(_ request: CheckoutRequest, idempotencyKey key: IdempotencyKey, for user: UserID) throws -> Checkout {
         let note = (request.note ?? "").trimmedInput
         try Validate.length(note, 0...Self.maxNoteLength, field: "note")
@@ -43,8 +45,10 @@ public struct OrderService: Sendable {
             }
             for item in items { try CartService.validate(item.quantity, maxItems: maxItems) }
         }
-        // the request as it will be carried out: a note differing only in blanks is the same request
-        let fingerprint = Digest.sha256Hex(CheckoutRequest(addressID: request.addressID, note: note, items: request.items).fingerprint)
+        let couponCode = try request.couponCode.map { try CouponCode.normalized($0) }
+        // the request as it will be carried out: a note differing only in blanks, or a code only in case, is the same request
+        let fingerprint = Digest.sha256Hex(CheckoutRequest(addressID: request.addressID, note: note, items: request.items,
+                                                           couponCode: couponCode).fingerprint)
         let now = clock.unixNow
         let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
 
@@ -96,13 +100,19 @@ public struct OrderService: Sendable {
                 taken[sku].map { .init(skuID: sku, productID: $0.productID, title: $0.title, skuName: $0.skuName,
                                        priceCents: $0.priceCents, quantity: quantity) }
             }
-            let total = newItems.reduce(Int64(0)) { $0 + $1.priceCents * Int64($1.quantity) }
+            let subtotal = newItems.reduce(Int64(0)) { $0 + $1.priceCents * Int64($1.quantity) }
+            let redeemed = try couponCode.map { code in
+                try coupons.redeem(code, lines: newItems.map { PricedLine(productID: $0.productID, amountCents: $0.priceCents * Int64($0.quantity)) },
+                                   user: user, at: now, db)
+            }
+            let total = subtotal - (redeemed?.applied.discountCents ?? 0)
             let snapshot = AddressSnapshot(recipient: address.recipient, phone: address.phone, province: address.province,
                                            city: address.city, district: address.district, detail: address.detail,
                                            postalCode: address.postalCode)
             let id = try orders.insert(.init(number: try uniqueNumber(at: now, db), user: user, totalCents: total, note: note,
                                              address: snapshot, createdAt: now, payDeadline: payDeadline),
                                        items: newItems, db)
+            if let redeemed { try coupons.record(redeemed, order: id, user: user, at: now, db) }
             try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
             for line in cartLines { _ = try carts.delete(line, of: user, db) }
             guard let order = try orders.find(id, db) else { throw OrderError.notFound }

@@ -6,7 +6,7 @@ struct OrderStore {
     static let columns: SQL = """
         id, number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province, ship_city,
         ship_district, ship_detail, ship_postal_code, carrier, tracking_number, created_at, pay_deadline, paid_at,
-        shipped_at, completed_at, cancelled_at
+        shipped_at, completed_at, cancelled_at, discount_cents, coupon_code, coupon_description
         """
 
     /// The column a transition stamps with its time.
@@ -179,7 +179,10 @@ struct OrderStore {
         return Order(
             id: id, number: try row.decode("number"), userID: try row.decode("user_id"),
             status: try row.decode("status"), items: items,
-            totalCents: try row.decode("total_cents"),
+            totalCents: try row.decode("total_cents"), discountCents: try row.decode("discount_cents"),
+            coupon: try row.decode("coupon_code", as: String?.self).map {
+                OrderCoupon(code: $0, description: try row.decode("coupon_description", as: String?.self) ?? "")
+            },
             address: AddressSnapshot(recipient: try row.decode("ship_recipient"), phone: try row.decode("ship_phone"),
                                      province: try row.decode("ship_province"), city: try row.decode("ship_city"),
                                      district: try row.decode("ship_district"), detail: try row.decode("ship_detail"),

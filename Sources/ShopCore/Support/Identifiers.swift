@@ -50,3 +50,9 @@ public typealias PaymentID = ID<Entity.Payment>
 public typealias ArticleID = ID<Entity.Article>
 public typealias ArticleCategoryID = ID<Entity.ArticleCategory>
 public typealias CommentID = ID<Entity.Comment>
+
+extension Entity {
+    public enum Coupon {}
+}
+
+public typealias CouponID = ID<Entity.Coupon>

@@ -6,6 +6,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
     case required, empty, length, tooLong, controlCharacters, url
     case range, wholeNumber, wholeNumberInRange, notNegative, notAbove, oneOf, lineCount
     case mobilePhone, verificationCode, passwordMD5, passwordTwice, passwordMissing, postalCode
+    case couponCode
 
     public var template: LocalizedText {
         switch self {
@@ -35,6 +36,9 @@ public enum ValidationRule: String, CaseIterable, Sendable {
             LocalizedText(zh: "password_md5 和 password 只能发送其中一个。", en: "Send either password_md5 or password, not both.")
         case .passwordMissing: LocalizedText(zh: "请填写密码。", en: "password_md5 (or password) is required.")
         case .postalCode: LocalizedText(zh: "{field}应为 6 位数字。", en: "{field} must be 6 digits.")
+        case .couponCode:
+            LocalizedText(zh: "{field}应为 {min} 到 {max} 位字母、数字、- 或 _。",
+                          en: "{field} must be {min} to {max} letters, digits, - or _.")
         }
     }
 
@@ -54,6 +58,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
         "min_price_cents": "最低价", "max_price_cents": "最高价", "category_id": "分类", "status": "状态",
         "title": "标题", "summary": "摘要", "content": "内容", "cover_url": "封面地址", "category": "分类",
         "author_phone": "作者手机号",
+        "coupon_code": "优惠码",
     ]
 }
 

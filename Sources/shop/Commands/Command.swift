@@ -26,7 +26,9 @@ struct CommandFailure: Error, CustomStringConvertible {
 enum CommandLineTool {
     static let commands: [any Command] = [
         ServeCommand(), MigrateCommand(), DatabaseCopyCommand(), ImportCatalogCommand(), SeedCommand(), OrdersListCommand(), OrdersShowCommand(), OrdersShipCommand(), PaySimulateCommand(), PaymentsReconcileCommand(), RefundsListCommand(), RefundsRetryCommand(),
+        CouponsCreateCommand(), CouponsListCommand(), CouponsDisableCommand(),
         AuthorsCommand(grant: true), AuthorsCommand(grant: false), ImportArticlesCommand(),
+        CouponsCreateCommand(), CouponsListCommand(), CouponsDisableCommand(),
     ]
 
     static func run(_ words: [String]) -> Int32 {
