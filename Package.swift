@@ -42,6 +42,10 @@ let package = Package(
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
         .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics", "Localization"]),
+        // WeChat Pay and Alipay on loopback, as the tests and `fake-payments` (development only, never
+        // linked into `shop`) play them: they check our signatures by their own reading of the rules.
+        .target(name: "FakePaymentGateways", dependencies: ["HTTP", "Crypto"]),
+        .executableTarget(name: "fake-payments", dependencies: ["FakePaymentGateways", "HTTP", "Crypto"]),
 
         // Threads released together and a locked box, shared by the engine and HTTP test targets.
         .target(name: "ThreadTestSupport", path: "Tests/ThreadTestSupport"),
@@ -53,7 +57,7 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
-        .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],
+        .target(name: "ShopTestSupport", dependencies: ["FakePaymentGateways", "ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],
                 path: "Tests/ShopTestSupport"),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "Localization", "ShopTestSupport"]),
         .testTarget(name: "DatabaseCopyTests", dependencies: ["DatabaseCopy", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "ShopTestSupport"]),

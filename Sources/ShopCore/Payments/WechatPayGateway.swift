@@ -57,7 +57,7 @@ struct WechatPayGateway: Sendable {
     func refund(orderNumber: String, amountCents: Int64, refundNumber: String) throws -> ProviderRefundResult {
         _ = try call("/secapi/pay/refund", ["appid": appID, "mch_id": mchID, "nonce_str": nonce(), "out_trade_no": orderNumber,
                                             "out_refund_no": refundNumber, "total_fee": String(amountCents),
-                                            "refund_fee": String(amountCents), "refund_fee_type": "CNY"])
+                                            "refund_fee": String(amountCents), "refund_fee_type": "CNY", "notify_url": notifyURL])
         return .requested
     }
 
