@@ -176,6 +176,15 @@ public final class FakeAlipayGateway: Sendable {
         return PaymentSigner.form(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
+    /// A paid trade refunded without the shop's call (by hand in the merchant platform, or a retry
+    /// whose answer was lost), under `refundNumber`.
+    public func recordRefund(orderNumber: String, refundNumber: String) throws {
+        try state.withLock { state in
+            guard state.trades[orderNumber]?.tradeNo != nil else { throw FakeGatewayError("Alipay holds no paid trade \(orderNumber)") }
+            state.refunds[refundNumber] = orderNumber
+        }
+    }
+
     /// The refunds Alipay made, by `out_request_no`, each with its order number.
     public var refunds: [String: String] { state.withLock { $0.refunds } }
 

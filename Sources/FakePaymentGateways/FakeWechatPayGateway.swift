@@ -207,6 +207,18 @@ public final class FakeWechatPayGateway: Sendable {
     /// The refund by our number, if WeChat took it.
     public func refund(_ refundNumber: String) -> Refund? { state.withLock { $0.refunds[refundNumber] } }
 
+    /// A trade paid and refunded without the shop's calls (by hand in the merchant platform).
+    public func recordRefund(orderNumber: String, totalFee: Int64, refundNumber: String) throws {
+        state.withLock { state in
+            state.counter += 1
+            state.trades[orderNumber] = Trade(orderNumber: orderNumber, totalFee: totalFee,
+                                              prepayID: String(format: "wx2026120112000000%08d", state.counter), notifyURL: "",
+                                              transactionID: String(format: "42000000%020d", state.counter))
+            state.refunds[refundNumber] = Refund(orderNumber: orderNumber, refundID: String(format: "503000000%010d", state.counter),
+                                                 refundFee: totalFee, notifyURL: "", confirmed: true)
+        }
+    }
+
     /// A held refund goes through; answers its refund notification, to deliver or lose.
     public func confirmRefund(_ refundNumber: String) throws -> [UInt8] {
         try state.withLock { state in
