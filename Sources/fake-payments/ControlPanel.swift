@@ -32,7 +32,9 @@ struct ControlPanel: Sendable {
             switch (request.method, request.path) {
             case ("GET", "/"): return .text(Self.help + state())
             case ("POST", "/alipay/open"):
-                let fields = try alipay.openApp(orderString: String(decoding: request.body, as: UTF8.self))
+                // a pasted order string may end in a newline, which is not part of it
+                let text = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let fields = try alipay.openApp(orderString: text)
                 return .text("Alipay opened the trade of order \(Self.order(of: fields)): signature verified\n")
             case ("POST", "/alipay/pay"):
                 let number = try Self.required(request, "order")
