@@ -1,4 +1,5 @@
 import Crypto
+import CurlClient
 import Foundation
 import SQL
 
@@ -20,7 +21,8 @@ public struct PaymentService: Sendable {
     let lifecycle = OrderLifecycle()
 
     public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger,
-                random: SecureRandom = SecureRandom(), transport: any ProviderTransport = URLSessionTransport()) throws {
+                random: SecureRandom = SecureRandom(), transport: any ProviderTransport = URLSessionTransport(),
+                refundTransport: (any ProviderTransport)? = nil) throws {
         self.pool = pool
         self.settings = settings
         self.clock = clock
@@ -44,9 +46,14 @@ public struct PaymentService: Sendable {
         let base = settings.publicBaseURL.hasSuffix("/") ? String(settings.publicBaseURL.dropLast()) : settings.publicBaseURL
         func notifyURL(_ provider: PaymentProvider) -> String { base + "/api/v1/webhooks/payments/" + provider.rawValue }
         if !settings.wechatpayAPIKey.isEmpty, !settings.wechatpayAppID.isEmpty, !settings.wechatpayMchID.isEmpty {
+            // the refund API is mutual TLS: with the merchant's client certificate through libcurl
+            let identity = settings.wechatpayClientCertPEM.isEmpty || settings.wechatpayClientKeyPEM.isEmpty ? nil
+                : CurlClient.Identity(certificatePEM: settings.wechatpayClientCertPEM, privateKeyPEM: settings.wechatpayClientKeyPEM)
             wechat = WechatPayGateway(apiKey: settings.wechatpayAPIKey, appID: settings.wechatpayAppID, mchID: settings.wechatpayMchID,
                                       gatewayURL: settings.wechatpayGatewayURL, notifyURL: notifyURL(.wechatpay), timeout: timeout,
-                                      transport: transport, random: random)
+                                      transport: transport,
+                                      refundTransport: refundTransport ?? (identity.map { CurlTransport(identity: $0) } ?? transport),
+                                      random: random)
         } else {
             wechat = nil
         }
