@@ -47,8 +47,15 @@ public struct PaymentService: Sendable {
         func notifyURL(_ provider: PaymentProvider) -> String { base + "/api/v1/webhooks/payments/" + provider.rawValue }
         if !settings.wechatpayAPIKey.isEmpty, !settings.wechatpayAppID.isEmpty, !settings.wechatpayMchID.isEmpty {
             // the refund API is mutual TLS: with the merchant's client certificate through libcurl
-            let identity = settings.wechatpayClientCertPEM.isEmpty || settings.wechatpayClientKeyPEM.isEmpty ? nil
-                : CurlClient.Identity(certificatePEM: settings.wechatpayClientCertPEM, privateKeyPEM: settings.wechatpayClientKeyPEM)
+            var identity: CurlClient.Identity?
+            if !settings.wechatpayClientCertPEM.isEmpty, !settings.wechatpayClientKeyPEM.isEmpty {
+                if let problem = ClientIdentityCheck.problem(certificatePEM: settings.wechatpayClientCertPEM,
+                                                             keyPEM: settings.wechatpayClientKeyPEM) {
+                    throw ConfigError(key: "payments.wechatpay_client_cert_pem", reason: problem)
+                }
+                identity = CurlClient.Identity(certificatePEM: settings.wechatpayClientCertPEM,
+                                               privateKeyPEM: settings.wechatpayClientKeyPEM)
+            }
             wechat = WechatPayGateway(apiKey: settings.wechatpayAPIKey, appID: settings.wechatpayAppID, mchID: settings.wechatpayMchID,
                                       gatewayURL: settings.wechatpayGatewayURL, notifyURL: notifyURL(.wechatpay), timeout: timeout,
                                       transport: transport,

@@ -56,4 +56,19 @@ struct WechatClientCertificateTests {
         #expect(refund.lastError?.hasPrefix("TLS with the client certificate failed") == true)
         #expect(g.wechat.refunds.isEmpty)
     }
+
+    @Test func aClientCertificateThatIsNotOneOrAKeyThatIsNotItsStopsStartUp() throws {
+        let test = try TestShop(PaymentKeys.configure)
+        let front = try FakeMutualTLSFront(upstream: "http://127.0.0.1:9")
+        func start(_ certificate: String, _ key: String) throws {
+            var settings = test.config.payments
+            settings.wechatpayClientCertPEM = certificate
+            settings.wechatpayClientKeyPEM = key
+            _ = try PaymentService(pool: test.pool, settings: settings, mockpayEnabled: true, clock: test.clock.clock, logger: .silent)
+        }
+        try start(front.clientCertificatePEM, front.clientKeyPEM)
+        #expect(throws: ConfigError.self) { try start(front.clientCertificatePEM, front.strangerKeyPEM) }
+        #expect(throws: ConfigError.self) { try start("-----BEGIN CERTIFICATE-----\nnot one\n-----END CERTIFICATE-----", front.clientKeyPEM) }
+        #expect(throws: ConfigError.self) { try start(front.clientCertificatePEM, "not a key") }
+    }
 }
