@@ -1,12 +1,12 @@
 # Floral Shop: `make run` and `make test` are all a new machine needs.
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libpq-dev libxml2 pkg-config
+BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev libxml2 pkg-config
 POSTGRES_PACKAGES := postgresql-15
 CLUSTER_PACKAGES := haproxy curl $(POSTGRES_PACKAGES)
 BENCH_PACKAGES := wrk curl
 SHOP := .build/debug/shop
 
-.PHONY: all bootstrap build run run-postgres test unit contract reliability bench bench-cluster postgres postgres-stop \
+.PHONY: all bootstrap build run run-fake-payments run-postgres test unit contract reliability bench bench-cluster postgres postgres-stop \
 	test-postgres unit-postgres contract-postgres reliability-postgres cross-node fault cluster cluster-stop \
 	cluster-status clean
 
@@ -26,6 +26,11 @@ run: build
 	$(SHOP) migrate
 	$(SHOP) seed demo --if-empty
 	$(SHOP) serve
+
+## Fake WeChat Pay and Alipay on loopback (test keys; development only, never part of `shop`): writes
+## .build/fake-payments.env for `make run` and takes an operator's commands on :9300 (see README).
+run-fake-payments: build
+	.build/debug/fake-payments $(FAKE_PAYMENTS_FLAGS)
 
 ## Build and run every test: the Swift suites, then Schemathesis against a real server.
 test: unit contract

@@ -15,9 +15,12 @@ let package = Package(
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Swift wrappers: the only targets that import a C module.
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
+        // libcurl for the one call URLSession on Linux cannot make: WeChat Pay's refund, with the merchant's client certificate.
+        .target(name: "CurlClient", dependencies: ["CCurl"]),
         // The engine-neutral face of storage: the SQL value (interpolation binds), values and rows.
         .target(name: "SQL", dependencies: ["Crypto"]),
         // The FTS5 tokenizer behind product search (one C file): every substring findable, from one character.
@@ -37,11 +40,15 @@ let package = Package(
         .target(name: "ShopMigrations", plugins: ["EmbedMigrationsPlugin"]),
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
-        .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "Localization"]),
+        .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "CurlClient", "Localization"]),
         .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization"], resources: [.copy("Public"), .copy("Media"), .copy("DocsPage")]),
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
         .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics", "Localization"]),
+        // WeChat Pay and Alipay on loopback, as the tests and `fake-payments` (development only, never
+        // linked into `shop`) play them: they check our signatures by their own reading of the rules.
+        .target(name: "FakePaymentGateways", dependencies: ["HTTP", "Crypto"]),
+        .executableTarget(name: "fake-payments", dependencies: ["FakePaymentGateways", "HTTP", "Crypto"]),
 
         // Threads released together and a locked box, shared by the engine and HTTP test targets.
         .target(name: "ThreadTestSupport", path: "Tests/ThreadTestSupport"),
@@ -53,7 +60,7 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
-        .target(name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],
+        .target(name: "ShopTestSupport", dependencies: ["FakePaymentGateways", "ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto"],
                 path: "Tests/ShopTestSupport"),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "Localization", "ShopTestSupport"]),
         .testTarget(name: "DatabaseCopyTests", dependencies: ["DatabaseCopy", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "ShopTestSupport"]),

@@ -4,4 +4,6 @@ public enum CryptoError: Error, Equatable {
     case invalidKey(String)
     /// The password hashing library rejected the input or parameters.
     case hashingFailed(String)
+    /// A cipher could not run, or the ciphertext does not decrypt under the key (wrong key, length or padding).
+    case decryptionFailed(String)
 }

@@ -26,6 +26,17 @@ struct AlipayVerifier: PaymentVerifier {
               let amount = fields["total_amount"].flatMap(Money.cents(fromYuan:)) else {
             throw PaymentError.malformed(LocalizedText(zh: "缺少 notify_id、out_trade_no 或 total_amount", en: "notify_id, out_trade_no and total_amount are required"))
         }
+        // a refund's notification carries refund_fee and gmt_refund (TRADE_CLOSED after a full
+        // refund, TRADE_SUCCESS after a partial one) and our out_request_no as out_biz_no
+        if let refundFee = fields["refund_fee"], !refundFee.isEmpty {
+            guard let refunded = Money.cents(fromYuan: refundFee), let refundNumber = fields["out_biz_no"],
+                  (1...64).contains(refundNumber.count) else {
+                throw PaymentError.malformed(LocalizedText(zh: "退款通知缺少 out_biz_no 或 refund_fee 无效",
+                                                           en: "a refund notification needs out_biz_no and a valid refund_fee"))
+            }
+            return PaymentEvent(provider: provider, eventID: notifyID, orderNumber: orderNumber, paymentID: nil, amountCents: refunded,
+                                currency: "CNY", result: .refunded, providerTradeNo: fields["trade_no"], refundNumber: refundNumber)
+        }
         let result: PaymentEvent.Result
         switch fields["trade_status"] {
         case "TRADE_SUCCESS", "TRADE_FINISHED": result = .succeeded

@@ -22,8 +22,10 @@ public struct PaymentIntent: Sendable, Equatable {
 public struct PaymentEvent: Sendable, Equatable {
     public enum Result: String, Sendable {
         case succeeded, failed
-        /// A refund of the order went through (`refundNumber` says which).
+        /// A refund of the order went through (`refundNumber` says which; the amount is the refund's).
         case refunded
+        /// A refund of the order was closed without the money going back (`refundFailure` says why).
+        case refundFailed = "refund_failed"
         /// A state the shop does not act on (e.g. Alipay's WAIT_BUYER_PAY): recorded only.
         case ignored
     }
@@ -37,8 +39,10 @@ public struct PaymentEvent: Sendable, Equatable {
     public let currency: String
     public let result: Result
     public let providerTradeNo: String?
-    /// Our refund number, on a `refunded` event.
+    /// Our refund number, on a `refunded` or `refundFailed` event.
     public var refundNumber: String? = nil
+    /// The provider's reason, on a `refundFailed` event.
+    public var refundFailure: String? = nil
 }
 
 /// The success answer each provider expects.

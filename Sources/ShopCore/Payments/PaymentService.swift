@@ -1,4 +1,5 @@
 import Crypto
+import CurlClient
 import Foundation
 import SQL
 
@@ -20,7 +21,8 @@ public struct PaymentService: Sendable {
     let lifecycle = OrderLifecycle()
 
     public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger,
-                random: SecureRandom = SecureRandom(), transport: any ProviderTransport = URLSessionTransport()) throws {
+                random: SecureRandom = SecureRandom(), transport: any ProviderTransport = URLSessionTransport(),
+                refundTransport: (any ProviderTransport)? = nil) throws {
         self.pool = pool
         self.settings = settings
         self.clock = clock
@@ -44,9 +46,21 @@ public struct PaymentService: Sendable {
         let base = settings.publicBaseURL.hasSuffix("/") ? String(settings.publicBaseURL.dropLast()) : settings.publicBaseURL
         func notifyURL(_ provider: PaymentProvider) -> String { base + "/api/v1/webhooks/payments/" + provider.rawValue }
         if !settings.wechatpayAPIKey.isEmpty, !settings.wechatpayAppID.isEmpty, !settings.wechatpayMchID.isEmpty {
+            // the refund API is mutual TLS: with the merchant's client certificate through libcurl
+            var identity: CurlClient.Identity?
+            if !settings.wechatpayClientCertPEM.isEmpty, !settings.wechatpayClientKeyPEM.isEmpty {
+                if let problem = ClientIdentityCheck.problem(certificatePEM: settings.wechatpayClientCertPEM,
+                                                             keyPEM: settings.wechatpayClientKeyPEM) {
+                    throw ConfigError(key: "payments.wechatpay_client_cert_pem", reason: problem)
+                }
+                identity = CurlClient.Identity(certificatePEM: settings.wechatpayClientCertPEM,
+                                               privateKeyPEM: settings.wechatpayClientKeyPEM)
+            }
             wechat = WechatPayGateway(apiKey: settings.wechatpayAPIKey, appID: settings.wechatpayAppID, mchID: settings.wechatpayMchID,
                                       gatewayURL: settings.wechatpayGatewayURL, notifyURL: notifyURL(.wechatpay), timeout: timeout,
-                                      transport: transport, random: random)
+                                      transport: transport,
+                                      refundTransport: refundTransport ?? (identity.map { CurlTransport(identity: $0) } ?? transport),
+                                      random: random)
         } else {
             wechat = nil
         }
@@ -169,6 +183,9 @@ public struct PaymentService: Sendable {
             try record("unknown_order", nil)
             return .unknownOrder
         }
+        if event.result == .refunded || event.result == .refundFailed {
+            return try applyRefundEvent(event, order: order, at: now, record: record, db)
+        }
         guard event.amountCents == order.totalCents, event.currency == "CNY" else {
             try record("amount_mismatch", nil)
             return .amountMismatch
@@ -184,14 +201,8 @@ public struct PaymentService: Sendable {
             } else {
                 try record("recorded", payment.id)
             }
-        case .refunded:
-            // a provider's word that a refund of this order went through
-            if let number = event.refundNumber, let refund = try refundStore.find(number, db), refund.orderID == order.id,
-               try confirmRefund(number, at: now, db) {
-                try record("refunded", payment.id)
-            } else {
-                try record("recorded", payment.id)
-            }
+        case .refunded, .refundFailed:
+            preconditionFailure("refund events are applied by applyRefundEvent")
         case .succeeded:
             if payment.status == .succeeded || payment.status == .needsRefund {
                 try record("recorded", payment.id)
@@ -206,6 +217,40 @@ public struct PaymentService: Sendable {
                 try payments.setStatus(payment.id, .succeeded, tradeNo: event.providerTradeNo, at: now, db)
                 try record("recorded", payment.id)
             }
+        }
+        return .accepted
+    }
+
+    /// A provider's word about one of our refunds (mockpay's event, WeChat's refund notification,
+    /// Alipay's notification of a refunded trade): checked against the refund it names (same order,
+    /// same provider, the refund's amount), then confirmed through the path the refund answer and
+    /// query take. A refund we never asked for is recorded for an operator, nothing else.
+    private func applyRefundEvent(_ event: PaymentEvent, order: Order, at now: Int64,
+                                  record: (String, PaymentID?) throws -> Void, _ db: any SQLConnection) throws -> Outcome {
+        guard let number = event.refundNumber, let refund = try refundStore.find(number, db), refund.orderID == order.id,
+              refund.provider == event.provider else {
+            logger.warning("notification of a refund the shop did not ask for",
+                           ["provider": event.provider.rawValue, "order": order.number, "refund": event.refundNumber ?? ""])
+            try record("recorded", nil)
+            return .accepted
+        }
+        guard event.amountCents == refund.amountCents, event.currency == "CNY" else {
+            try record("amount_mismatch", refund.paymentID)
+            return .amountMismatch
+        }
+        if event.result == .refundFailed {
+            guard refund.status != .refunded else {
+                try record("recorded", refund.paymentID)
+                return .accepted
+            }
+            let reason = event.refundFailure ?? "refund closed by the provider"
+            logger.error("refund refused", ["refund": number, "provider": refund.provider.rawValue, "reason": reason])
+            try refundStore.record(number, status: .failed, error: reason, nextAttempt: now, at: now, db)
+            try record("refund_failed", refund.paymentID)
+        } else if try confirmRefund(number, at: now, db) {
+            try record("refunded", refund.paymentID)
+        } else {
+            try record("recorded", refund.paymentID)
         }
         return .accepted
     }

@@ -12,6 +12,8 @@ struct WechatPayGateway: Sendable {
     let notifyURL: String
     let timeout: TimeInterval
     let transport: any ProviderTransport
+    /// What `refund` goes through: the merchant's client certificate over libcurl when configured.
+    let refundTransport: any ProviderTransport
     let random: SecureRandom
 
     /// A unified order for the app, then what the app's `PayReq` needs, signed with the API key.
@@ -55,9 +57,9 @@ struct WechatPayGateway: Sendable {
     /// `refund` of the whole order under `refundNumber` (`out_refund_no`, the same on every retry,
     /// so WeChat refunds it once). A success means taken; `refundQuery` confirms.
     func refund(orderNumber: String, amountCents: Int64, refundNumber: String) throws -> ProviderRefundResult {
-        _ = try call("/secapi/pay/refund", ["appid": appID, "mch_id": mchID, "nonce_str": nonce(), "out_trade_no": orderNumber,
+        _ = try call("/secapi/pay/refund", through: refundTransport, ["appid": appID, "mch_id": mchID, "nonce_str": nonce(), "out_trade_no": orderNumber,
                                             "out_refund_no": refundNumber, "total_fee": String(amountCents),
-                                            "refund_fee": String(amountCents), "refund_fee_type": "CNY"])
+                                            "refund_fee": String(amountCents), "refund_fee_type": "CNY", "notify_url": notifyURL])
         return .requested
     }
 
@@ -73,7 +75,9 @@ struct WechatPayGateway: Sendable {
     }
 
     /// POSTs `fields` signed (MD5) as XML to `path`; answers the checked fields of a success.
-    func call(_ path: String, _ fields: [String: String]) throws -> [String: String] {
+    func call(_ path: String, through transport: (any ProviderTransport)? = nil, _ fields: [String: String]) throws
+        -> [String: String] {
+        let transport = transport ?? self.transport
         var request = fields
         request["sign"] = WechatPayVerifier.md5Sign(request, apiKey: apiKey)
         guard let url = URL(string: gatewayURL.trimmingSuffix("/") + path) else {

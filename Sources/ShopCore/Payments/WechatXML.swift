@@ -7,7 +7,7 @@ import FoundationXML
 /// The flat `<xml><k>v</k>...</xml>` of WeChat Pay v2, read with XMLParser; external entities
 /// are never resolved and a document type declaration is refused outright.
 enum WechatXML {
-    static func parse(_ body: [UInt8]) -> [String: String]? {
+    static func parse(_ body: [UInt8], root: String = "xml") -> [String: String]? {
         // No NUL byte: UTF-16 without a BOM is valid "UTF-8" byte for byte, and the parser would
         // detect and read it, past the text filters below.
         guard body.count <= 64 * 1024, !body.contains(0), let text = String(validating: body, as: UTF8.self),
@@ -17,7 +17,7 @@ enum WechatXML {
         parser.shouldResolveExternalEntities = false
         let collector = Collector()
         parser.delegate = collector
-        guard parser.parse(), collector.rootName == "xml" else { return nil }
+        guard parser.parse(), collector.rootName == root else { return nil }
         return collector.fields
     }
 

@@ -90,6 +90,10 @@ public struct Config: Sendable {
         public var wechatpayAPIKey = ""
         public var wechatpayMchID = ""
         public var wechatpayAppID = ""
+        /// The merchant's API client certificate and its key (PEM, from the merchant platform's
+        /// apiclient_cert.pem / apiclient_key.pem): WeChat Pay's refund API is mutual TLS. Environment only.
+        public var wechatpayClientCertPEM = ""
+        public var wechatpayClientKeyPEM = ""
         public var alipayPublicKeyPEM = ""
         public var alipayAppID = ""
         public var alipaySellerID = ""
@@ -200,7 +204,9 @@ public struct Config: Sendable {
         let p = payments
         let providers: [(String, [(String, String)])] = [
             ("WeChat Pay", [("payments.wechatpay_api_key", p.wechatpayAPIKey), ("payments.wechatpay_mch_id", p.wechatpayMchID),
-                            ("payments.wechatpay_app_id", p.wechatpayAppID)]),
+                            ("payments.wechatpay_app_id", p.wechatpayAppID),
+                            ("payments.wechatpay_client_cert_pem", p.wechatpayClientCertPEM),
+                            ("payments.wechatpay_client_key_pem", p.wechatpayClientKeyPEM)]),
             ("Alipay", [("payments.alipay_public_key_pem", p.alipayPublicKeyPEM), ("payments.alipay_private_key_pem", p.alipayPrivateKeyPEM),
                         ("payments.alipay_app_id", p.alipayAppID)]),
         ]

@@ -53,6 +53,8 @@ extension Config {
         .string("payments.wechatpay_api_key", \.payments.wechatpayAPIKey, allowEmpty: true),
         .string("payments.wechatpay_mch_id", \.payments.wechatpayMchID, allowEmpty: true),
         .string("payments.wechatpay_app_id", \.payments.wechatpayAppID, allowEmpty: true),
+        .string("payments.wechatpay_client_cert_pem", \.payments.wechatpayClientCertPEM, allowEmpty: true),
+        .string("payments.wechatpay_client_key_pem", \.payments.wechatpayClientKeyPEM, allowEmpty: true),
         .string("payments.alipay_public_key_pem", \.payments.alipayPublicKeyPEM, allowEmpty: true),
         .string("payments.alipay_app_id", \.payments.alipayAppID, allowEmpty: true),
         .string("payments.alipay_seller_id", \.payments.alipaySellerID, allowEmpty: true),

@@ -34,6 +34,7 @@ struct ConfigTests {
         "orders.payment_timeout_minutes": "15", "orders.auto_complete_days": "10", "orders.max_unpaid_per_user": "8",
         "payments.mockpay_enabled": "false", "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
         "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
+        "payments.wechatpay_client_cert_pem": "-----BEGIN CERTIFICATE-----", "payments.wechatpay_client_key_pem": "-----BEGIN PRIVATE KEY-----",
         "payments.alipay_app_id": "aliapp", "payments.alipay_seller_id": "seller",
         "payments.alipay_private_key_pem": "-----BEGIN PRIVATE KEY-----", "payments.alipay_gateway_url": "https://alipay.example/gateway.do",
         "payments.wechatpay_gateway_url": "https://wechat.example", "payments.public_base_url": "https://shop.example",
@@ -268,12 +269,19 @@ struct ConfigTests {
         config.payments.alipayPublicKeyPEM = "pem"
         config.payments.alipayAppID = "app"
         #expect(config.productionProblems == [
-            "WeChat Pay is half-configured: payments.wechatpay_mch_id, payments.wechatpay_app_id must be set too",
+            "WeChat Pay is half-configured: payments.wechatpay_mch_id, payments.wechatpay_app_id, "
+                + "payments.wechatpay_client_cert_pem, payments.wechatpay_client_key_pem must be set too",
             "Alipay is half-configured: payments.alipay_private_key_pem must be set too",
         ])
         config.payments.wechatpayMchID = "mch"
         config.payments.wechatpayAppID = "wx"
         config.payments.alipayPrivateKeyPEM = "private"
+        // WeChat's refund API is mutual TLS: without the client certificate no refund could be made
+        #expect(config.productionProblems == [
+            "WeChat Pay is half-configured: payments.wechatpay_client_cert_pem, payments.wechatpay_client_key_pem must be set too",
+        ])
+        config.payments.wechatpayClientCertPEM = "cert"
+        config.payments.wechatpayClientKeyPEM = "key"
         #expect(config.productionProblems.isEmpty)
         config.payments.publicBaseURL = "http://shop.example"
         #expect(config.productionProblems == [

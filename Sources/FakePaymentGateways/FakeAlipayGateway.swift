@@ -44,14 +44,14 @@ public final class FakeAlipayGateway: Sendable {
 
     public var gatewayURL: String { "http://127.0.0.1:\(server.port)/gateway.do" }
 
-    public init(merchantPublicPEM: String = PaymentKeys.merchantPublicPEM, alipayPrivatePEM: String = PaymentKeys.alipayPrivatePEM,
-                appID: String = PaymentKeys.alipayAppID, sellerID: String = PaymentKeys.alipaySellerID) throws {
+    public init(merchantPublicPEM: String = FakeGatewayKeys.merchantPublicPEM, alipayPrivatePEM: String = FakeGatewayKeys.alipayPrivatePEM,
+                appID: String = FakeGatewayKeys.alipayAppID, sellerID: String = FakeGatewayKeys.alipaySellerID, port: UInt16 = 0) throws {
         merchantKey = try RSAPublicKey(pem: merchantPublicPEM)
         alipayKey = try RSAPrivateKey(pem: alipayPrivatePEM)
         self.appID = appID
         self.sellerID = sellerID
         let link = GatewayLink<FakeAlipayGateway>()
-        server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 4), responder: { request, _ in
+        server = Server(options: ServerOptions(host: "127.0.0.1", port: port, threads: 4), responder: { request, _ in
             link.target?.handle(request) ?? .text("stopped", status: .serviceUnavailable)
         })
         link.target = self
@@ -74,6 +74,9 @@ public final class FakeAlipayGateway: Sendable {
 
     public func trade(_ orderNumber: String) -> Trade? { state.withLock { $0.trades[orderNumber] } }
 
+    /// Every trade, by order number.
+    public var trades: [String: Trade] { state.withLock { $0.trades } }
+
     /// What the Alipay app does with an order string: decodes it, checks the merchant's signature
     /// and the parameters, and opens the trade. Answers the decoded parameters.
     @discardableResult
@@ -85,7 +88,7 @@ public final class FakeAlipayGateway: Sendable {
               let biz = fields["biz_content"].flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: String],
               let number = biz["out_trade_no"], let amount = biz["total_amount"], let subject = biz["subject"], !subject.isEmpty,
               biz["product_code"] == "QUICK_MSECURITY_PAY" else {
-            throw FixtureError("not an app pay request: \(fields)")
+            throw FakeGatewayError("not an app pay request: \(fields)")
         }
         state.withLock { state in
             if state.trades[number] == nil {
@@ -99,7 +102,7 @@ public final class FakeAlipayGateway: Sendable {
     /// body, RSA2-signed), to deliver, lose or deliver twice.
     public func pay(_ orderNumber: String) throws -> [UInt8] {
         let trade = try state.withLock { state -> Trade in
-            guard var trade = state.trades[orderNumber] else { throw FixtureError("Alipay knows no order \(orderNumber)") }
+            guard var trade = state.trades[orderNumber] else { throw FakeGatewayError("Alipay knows no order \(orderNumber)") }
             state.counter += 1
             trade.tradeNo = trade.tradeNo ?? String(format: "2026120122001%08d", state.counter)
             state.trades[orderNumber] = trade
@@ -149,6 +152,39 @@ public final class FakeAlipayGateway: Sendable {
                              "total_amount": trade.totalAmount, "buyer_logon_id": "159****5620"], signed: true)
     }
 
+    /// The async notification Alipay posts to the trade's `notify_url` after a refund: the trade's
+    /// fields plus `refund_fee` (all refunded so far), `gmt_refund` and `out_biz_no` (our
+    /// `out_request_no`); `trade_status` TRADE_CLOSED after a full refund, TRADE_SUCCESS after a
+    /// partial one. RSA2-signed by Alipay. `refundFee` (yuan) plays a notification for another amount.
+    public func refundNotification(_ refundNumber: String, tradeStatus: String = "TRADE_CLOSED", refundFee: String? = nil) throws
+        -> [UInt8] {
+        let trade = try state.withLock { state -> Trade in
+            guard let number = state.refunds[refundNumber], let trade = state.trades[number] else {
+                throw FakeGatewayError("Alipay made no refund \(refundNumber)")
+            }
+            return trade
+        }
+        var fields = ["notify_time": "2026-12-01 12:30:01", "notify_type": "trade_status_sync",
+                      "notify_id": "ntf" + UUID().uuidString.replacingOccurrences(of: "-", with: ""), "app_id": appID,
+                      "seller_id": sellerID, "charset": "utf-8", "version": "1.0", "out_trade_no": trade.orderNumber,
+                      "trade_no": trade.tradeNo ?? "", "trade_status": tradeStatus, "total_amount": trade.totalAmount,
+                      "subject": trade.subject, "refund_fee": refundFee ?? trade.totalAmount, "gmt_refund": "2026-12-01 12:30:00.412",
+                      "out_biz_no": refundNumber, "gmt_payment": "2026-12-01 12:00:00"]
+        if tradeStatus == "TRADE_CLOSED" { fields["gmt_close"] = "2026-12-01 12:30:00" }
+        fields["sign"] = Base64.encode(try alipayKey.signSHA256(Array(PaymentSigner.alipayContent(fields).utf8)))
+        fields["sign_type"] = "RSA2"
+        return PaymentSigner.form(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// A paid trade refunded without the shop's call (by hand in the merchant platform, or a retry
+    /// whose answer was lost), under `refundNumber`.
+    public func recordRefund(orderNumber: String, refundNumber: String) throws {
+        try state.withLock { state in
+            guard state.trades[orderNumber]?.tradeNo != nil else { throw FakeGatewayError("Alipay holds no paid trade \(orderNumber)") }
+            state.refunds[refundNumber] = orderNumber
+        }
+    }
+
     /// The refunds Alipay made, by `out_request_no`, each with its order number.
     public var refunds: [String: String] { state.withLock { $0.refunds } }
 
@@ -175,7 +211,7 @@ public final class FakeAlipayGateway: Sendable {
     private func verify(_ fields: [String: String]) throws {
         guard fields["app_id"] == appID, fields["sign_type"] == "RSA2", let sign = fields["sign"], let signature = Base64.decode(sign),
               merchantKey.verifySHA256(signature: signature, message: Array(PaymentSigner.alipayRequestContent(fields).utf8)) else {
-            throw FixtureError("merchant signature does not verify")
+            throw FakeGatewayError("merchant signature does not verify")
         }
     }
 
@@ -196,7 +232,7 @@ public final class FakeAlipayGateway: Sendable {
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2, let name = pair[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
                   let value = pair[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
-                throw FixtureError("not form-encoded: \(part)")
+                throw FakeGatewayError("not form-encoded: \(part)")
             }
             fields[name] = value
         }

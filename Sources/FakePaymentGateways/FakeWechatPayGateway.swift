@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTP
 import Synchronization
@@ -29,13 +30,25 @@ public final class FakeWechatPayGateway: Sendable {
         public var transactionID: String?
     }
 
+    /// One refund WeChat took.
+    public struct Refund: Sendable {
+        public let orderNumber: String
+        public let refundID: String
+        public let refundFee: Int64
+        /// Where its refund notification goes: the request's `notify_url`, else the pay notify URL.
+        public let notifyURL: String
+        public var confirmed: Bool
+    }
+
     struct State {
         var mode = Mode.normal
         var trades: [String: Trade] = [:]
         var requests: [(path: String, fields: [String: String])] = []
         var counter = 0
-        /// Refunds by `out_refund_no`: the order number and WeChat's `refund_id`.
-        var refunds: [String: (orderNumber: String, refundID: String)] = [:]
+        /// Refunds by `out_refund_no`.
+        var refunds: [String: Refund] = [:]
+        /// Refunds stay PROCESSING until `confirmRefund` (else they have gone through when asked about).
+        var holdRefunds = false
     }
 
     public let apiKey: String
@@ -46,13 +59,13 @@ public final class FakeWechatPayGateway: Sendable {
 
     public var baseURL: String { "http://127.0.0.1:\(server.port)" }
 
-    public init(apiKey: String = PaymentKeys.wechatAPIKey, appID: String = PaymentKeys.wechatAppID,
-                mchID: String = PaymentKeys.wechatMchID) throws {
+    public init(apiKey: String = FakeGatewayKeys.wechatAPIKey, appID: String = FakeGatewayKeys.wechatAppID,
+                mchID: String = FakeGatewayKeys.wechatMchID, port: UInt16 = 0) throws {
         self.apiKey = apiKey
         self.appID = appID
         self.mchID = mchID
         let link = GatewayLink<FakeWechatPayGateway>()
-        server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 4), responder: { request, _ in
+        server = Server(options: ServerOptions(host: "127.0.0.1", port: port, threads: 4), responder: { request, _ in
             link.target?.handle(request) ?? .text("stopped", status: .serviceUnavailable)
         })
         link.target = self
@@ -75,12 +88,18 @@ public final class FakeWechatPayGateway: Sendable {
 
     public func trade(_ orderNumber: String) -> Trade? { state.withLock { $0.trades[orderNumber] } }
 
+    /// Every trade, by order number.
+    public var trades: [String: Trade] { state.withLock { $0.trades } }
+
+    /// Every refund taken, by our refund number.
+    public var allRefunds: [String: Refund] { state.withLock { $0.refunds } }
+
     /// The buyer pays in the WeChat app: the trade succeeds, and the notification WeChat would post
     /// to `notify_url` is answered (signed XML), to deliver, lose or deliver twice.
     /// `totalFee` plays a trade paid at another amount than the shop asked for.
     public func pay(_ orderNumber: String, totalFee: Int64? = nil) throws -> [UInt8] {
         let trade = try state.withLock { state -> Trade in
-            guard var trade = state.trades[orderNumber] else { throw FixtureError("WeChat knows no order \(orderNumber)") }
+            guard var trade = state.trades[orderNumber] else { throw FakeGatewayError("WeChat knows no order \(orderNumber)") }
             if let totalFee { trade = Trade(orderNumber: orderNumber, totalFee: totalFee, prepayID: trade.prepayID,
                                             notifyURL: trade.notifyURL, transactionID: trade.transactionID) }
             state.counter += 1
@@ -172,7 +191,9 @@ public final class FakeWechatPayGateway: Sendable {
             }
             if state.refunds[refundNumber] == nil {
                 state.counter += 1
-                state.refunds[refundNumber] = (number, String(format: "503000000%010d", state.counter))
+                state.refunds[refundNumber] = Refund(orderNumber: number, refundID: String(format: "503000000%010d", state.counter),
+                                                     refundFee: refundFee, notifyURL: fields["notify_url"] ?? trade.notifyURL,
+                                                     confirmed: !state.holdRefunds)
             }
             return ["result_code": "SUCCESS", "out_trade_no": number, "out_refund_no": refundNumber,
                     "refund_id": state.refunds[refundNumber]?.refundID ?? "", "refund_fee": String(refundFee),
@@ -180,15 +201,67 @@ public final class FakeWechatPayGateway: Sendable {
         }
     }
 
-    /// Every refund WeChat took has gone through by the time it is asked about.
+    /// Whether refunds wait for `confirmRefund` (PROCESSING until then) or go through at once.
+    public func holdRefunds(_ hold: Bool) { state.withLock { $0.holdRefunds = hold } }
+
+    /// The refund by our number, if WeChat took it.
+    public func refund(_ refundNumber: String) -> Refund? { state.withLock { $0.refunds[refundNumber] } }
+
+    /// A trade paid and refunded without the shop's calls (by hand in the merchant platform).
+    public func recordRefund(orderNumber: String, totalFee: Int64, refundNumber: String) throws {
+        state.withLock { state in
+            state.counter += 1
+            state.trades[orderNumber] = Trade(orderNumber: orderNumber, totalFee: totalFee,
+                                              prepayID: String(format: "wx2026120112000000%08d", state.counter), notifyURL: "",
+                                              transactionID: String(format: "42000000%020d", state.counter))
+            state.refunds[refundNumber] = Refund(orderNumber: orderNumber, refundID: String(format: "503000000%010d", state.counter),
+                                                 refundFee: totalFee, notifyURL: "", confirmed: true)
+        }
+    }
+
+    /// A held refund goes through; answers its refund notification, to deliver or lose.
+    public func confirmRefund(_ refundNumber: String) throws -> [UInt8] {
+        try state.withLock { state in
+            guard state.refunds[refundNumber] != nil else { throw FakeGatewayError("WeChat took no refund \(refundNumber)") }
+            state.refunds[refundNumber]?.confirmed = true
+        }
+        return try refundNotification(refundNumber)
+    }
+
+    /// The refund notification WeChat posts once a refund has an outcome: unsigned XML whose
+    /// `req_info` is the result (`<root>`) encrypted AES-256-ECB (PKCS#7) under the lowercase hex MD5
+    /// of the API key, base64. `status` SUCCESS, CHANGE (refund failed) or REFUNDCLOSE; `refundFee`
+    /// plays a notification for another amount.
+    public func refundNotification(_ refundNumber: String, status: String = "SUCCESS", refundFee: Int64? = nil) throws -> [UInt8] {
+        let (refund, trade) = try state.withLock { state -> (Refund, Trade) in
+            guard let refund = state.refunds[refundNumber], let trade = state.trades[refund.orderNumber] else {
+                throw FakeGatewayError("WeChat took no refund \(refundNumber)")
+            }
+            return (refund, trade)
+        }
+        let fee = String(refundFee ?? refund.refundFee)
+        var result = ["transaction_id": trade.transactionID ?? "", "out_trade_no": refund.orderNumber, "refund_id": refund.refundID,
+                      "out_refund_no": refundNumber, "total_fee": String(trade.totalFee), "settlement_total_fee": String(trade.totalFee),
+                      "refund_fee": fee, "settlement_refund_fee": fee, "refund_status": status,
+                      "refund_recv_accout": "支付用户零钱", "refund_account": "REFUND_SOURCE_RECHARGE_FUNDS",
+                      "refund_request_source": "API"]
+        if status == "SUCCESS" { result["success_time"] = "2026-12-01 12:30:00" }
+        let root = "<root>" + result.sorted { $0.key < $1.key }.map { "<\($0.key)><![CDATA[\($0.value)]]></\($0.key)>" }.joined()
+            + "</root>"
+        let key = Array(Hex.encode(Digest.md5(Array(apiKey.utf8))).lowercased().utf8)
+        let info = Base64.encode(try AES256ECB.encrypt(Array(root.utf8), key: key))
+        return PaymentSigner.wechatXML(["return_code": "SUCCESS", "appid": appID, "mch_id": mchID, "nonce_str": nonce(), "req_info": info])
+    }
+
+    /// Every refund WeChat took has gone through by the time it is asked about, unless held.
     private func refundQuery(_ fields: [String: String]) -> [String: String] {
         guard let refundNumber = fields["out_refund_no"], let refund = state.withLock({ $0.refunds[refundNumber] }),
               let trade = state.withLock({ $0.trades[refund.orderNumber] }) else {
             return ["result_code": "FAIL", "err_code": "REFUNDNOTEXIST", "err_code_des": "退款订单查询失败"]
         }
         return ["result_code": "SUCCESS", "out_trade_no": refund.orderNumber, "refund_count": "1",
-                "out_refund_no_0": refundNumber, "refund_id_0": refund.refundID, "refund_fee_0": String(trade.totalFee),
-                "refund_status_0": "SUCCESS", "total_fee": String(trade.totalFee)]
+                "out_refund_no_0": refundNumber, "refund_id_0": refund.refundID, "refund_fee_0": String(refund.refundFee),
+                "refund_status_0": refund.confirmed ? "SUCCESS" : "PROCESSING", "total_fee": String(trade.totalFee)]
     }
 
     private func orderQuery(_ fields: [String: String]) -> [String: String] {
