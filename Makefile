@@ -4,6 +4,8 @@ BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libp
 POSTGRES_PACKAGES := postgresql-15
 CLUSTER_PACKAGES := haproxy curl $(POSTGRES_PACKAGES)
 BENCH_PACKAGES := wrk curl
+# The WeChat client-certificate tests make their CA with openssl and front the fake gateway with python3.
+TEST_PACKAGES := openssl python3
 SHOP := .build/debug/shop
 
 .PHONY: all bootstrap build run run-fake-payments run-postgres test unit contract reliability bench bench-cluster postgres postgres-stop \
@@ -36,6 +38,7 @@ run-fake-payments: build
 test: unit contract
 
 unit: bootstrap
+	@scripts/bootstrap.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
