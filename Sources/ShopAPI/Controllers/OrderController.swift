@@ -19,6 +19,11 @@ struct OrderController {
         let addressID: AddressID
         let note: String?
         let items: [Item]?
+        /// `YYYY-MM-DD` in the shop's time zone; absent: the earliest possible day.
+        let deliveryDate: String?
+        let deliverySlot: String?
+        let cardMessage: String?
+        let cardSignature: String?
     }
 
     func register(_ signedIn: RouteGroup) {
@@ -34,9 +39,11 @@ struct OrderController {
         let user = try context.user()
         let key = try IdempotencyKey(request.headers["Idempotency-Key"])
         let body = try request.decode(CheckoutBody.self)
+        let delivery = try DeliveryRequest(dateText: body.deliveryDate, slotText: body.deliverySlot,
+                                           cardMessage: body.cardMessage, cardSignature: body.cardSignature)
         let result = try orders.checkout(
             CheckoutRequest(addressID: body.addressID, note: body.note,
-                            items: body.items?.map { .init(skuID: $0.skuID, quantity: $0.quantity) }),
+                            items: body.items?.map { .init(skuID: $0.skuID, quantity: $0.quantity) }, delivery: delivery),
             idempotencyKey: key, for: user)
         if !result.replayed { metrics.orderPlaced() }
         return try .json(OrderResponse(result.order), status: result.replayed ? .ok : .created)

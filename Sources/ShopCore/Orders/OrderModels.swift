@@ -72,6 +72,8 @@ public struct Order: Sendable, Equatable {
     public let shipment: Shipment?
     /// The money going back, once a paid order was cancelled: nil otherwise.
     public let refund: OrderRefund?
+    /// The delivery day, slot and greeting card.
+    public let delivery: OrderDelivery
 }
 
 /// An order's refund as its owner sees it.
@@ -97,17 +99,24 @@ public struct CheckoutRequest: Sendable, Equatable {
     public let note: String?
     /// nil: check out the selected cart lines.
     public let items: [Item]?
+    /// The day, slot and card asked for; empty: the earliest day, no card.
+    public let delivery: DeliveryRequest
 
-    public init(addressID: AddressID, note: String? = nil, items: [Item]? = nil) {
+    public init(addressID: AddressID, note: String? = nil, items: [Item]? = nil, delivery: DeliveryRequest = DeliveryRequest()) {
         self.addressID = addressID
         self.note = note
         self.items = items
+        self.delivery = delivery
     }
 
     /// A stable fingerprint of what was asked, to tell a replay from a reuse of the key.
     var fingerprint: String {
         let lines = (items ?? []).map { "\($0.skuID.rawValue)x\($0.quantity)" }.joined(separator: ",")
-        return "address=\(addressID.rawValue);note=\(note ?? "");mode=\(items == nil ? "cart" : "items");items=\(lines)"
+        let base = "address=\(addressID.rawValue);note=\(note ?? "");mode=\(items == nil ? "cart" : "items");items=\(lines)"
+        // only when asked for, so keys remembered before delivery days existed still match their replays
+        guard !delivery.isEmpty else { return base }
+        return base + ";delivery=\(delivery.date?.description ?? "")|\(delivery.slot?.rawValue ?? "")"
+            + ";card=\(delivery.cardMessage?.utf8.count ?? 0):\(delivery.cardMessage ?? "")|\(delivery.cardSignature ?? "")"
     }
 }
 

@@ -5,7 +5,7 @@ import Localization
 public enum ValidationRule: String, CaseIterable, Sendable {
     case required, empty, length, tooLong, controlCharacters, url
     case range, wholeNumber, wholeNumberInRange, notNegative, notAbove, oneOf, lineCount
-    case mobilePhone, verificationCode, passwordMD5, passwordTwice, passwordMissing, postalCode
+    case mobilePhone, verificationCode, passwordMD5, passwordTwice, passwordMissing, postalCode, date
 
     public var template: LocalizedText {
         switch self {
@@ -35,6 +35,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
             LocalizedText(zh: "password_md5 和 password 只能发送其中一个。", en: "Send either password_md5 or password, not both.")
         case .passwordMissing: LocalizedText(zh: "请填写密码。", en: "password_md5 (or password) is required.")
         case .postalCode: LocalizedText(zh: "{field}应为 6 位数字。", en: "{field} must be 6 digits.")
+        case .date: LocalizedText(zh: "{field}应为 YYYY-MM-DD 格式的日期，如 2026-12-01。", en: "{field} must be a day written YYYY-MM-DD, such as 2026-12-01.")
         }
     }
 
@@ -54,6 +55,8 @@ public enum ValidationRule: String, CaseIterable, Sendable {
         "min_price_cents": "最低价", "max_price_cents": "最高价", "category_id": "分类", "status": "状态",
         "title": "标题", "summary": "摘要", "content": "内容", "cover_url": "封面地址", "category": "分类",
         "author_phone": "作者手机号",
+        "delivery_date": "送达日期", "delivery_slot": "送达时段", "card_message": "贺卡留言", "card_signature": "贺卡署名",
+        "sku_ids": "商品规格",
     ]
 }
 
