@@ -8,7 +8,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     public let month: Int
     public let day: Int
 
-    /// Only a real day written exactly `YYYY-MM-DD` (years 2000 to 9999): no time, no zone, no `2026-2-30`.
+    /// Only a real day written exactly `YYYY-MM-DD` (years 0001 to 9999, as JSON Schema's `date` format allows): no time, no zone, no `2026-2-30`.
     public init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == 0x2d, bytes[7] == 0x2d else { return nil }
@@ -21,7 +21,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (2000...9999).contains(year), (1...12).contains(month),
+              (1...9999).contains(year), (1...12).contains(month),
               (1...Self.days(inMonth: month, of: year)).contains(day) else { return nil }
         self.year = year
         self.month = month
