@@ -59,18 +59,21 @@ public struct DeliveryCalendar: Sendable {
         return nil
     }
 
-    /// The day to deliver on: `request.date` when it (and `request.slot`) is possible, the earliest
-    /// day when no date was asked for; `DeliveryUnavailable` naming the earliest possible day otherwise.
+    /// The day to deliver on: `date` when it (and `slot`) is possible; with no date, the earliest
+    /// day (that has `slot`, when one is asked for); `DeliveryUnavailable` naming the earliest
+    /// possible day otherwise.
     public func resolve(_ date: CalendarDay?, slot: DeliverySlot?, at now: Date,
                         nextDayOnly: Bool) throws(DeliveryUnavailable) -> CalendarDay {
         let today = today(at: now)
         let earliest = earliest(at: now, nextDayOnly: nextDayOnly)
         guard let date else {
             guard let earliest else { throw DeliveryUnavailable(field: "delivery_date", earliest: nil) }
-            if let slot, !slots(on: earliest, today: today, at: now, nextDayOnly: nextDayOnly).contains(slot) {
-                throw DeliveryUnavailable(field: "delivery_slot", earliest: earliest)
+            guard let slot else { return earliest }
+            // a slot without a day: the earliest day that still has that slot
+            for offset in 0...maxDaysAhead where slots(on: today.adding(days: offset), today: today, at: now, nextDayOnly: nextDayOnly).contains(slot) {
+                return today.adding(days: offset)
             }
-            return earliest
+            throw DeliveryUnavailable(field: "delivery_slot", earliest: earliest)
         }
         let open = slots(on: date, today: today, at: now, nextDayOnly: nextDayOnly)
         guard !open.isEmpty else { throw DeliveryUnavailable(field: "delivery_date", earliest: earliest) }

@@ -45,6 +45,13 @@ struct DeliveryCalendarTests {
             == Self.day("2026-12-02"))
     }
 
+    @Test func aSlotWithoutADayGoesOnTheEarliestDayThatStillHasIt() throws {
+        let calendar = Self.calendar(closed: ["2026-12-02"])
+        #expect(try calendar.resolve(nil, slot: .morning, at: Self.at(1, 10), nextDayOnly: false) == Self.day("2026-12-03"))
+        #expect(try calendar.resolve(nil, slot: .evening, at: Self.at(1, 10), nextDayOnly: false) == Self.day("2026-12-01"))
+        #expect(try calendar.resolve(nil, slot: nil, at: Self.at(1, 10), nextDayOnly: false) == Self.day("2026-12-01"))
+    }
+
     @Test func closedDaysAreNeverOfferedAndTheEarliestDaySkipsThem() {
         let calendar = Self.calendar(closed: ["2026-12-01", "2026-12-02"])
         #expect(calendar.earliest(at: Self.at(1, 10), nextDayOnly: false) == Self.day("2026-12-03"))
