@@ -9,6 +9,7 @@ struct DeliveryController {
 
     static let maxSKUs = OrderService.maxLines
 
+    /// One possible day on the wire: `{"date": "2026-12-01", "slots": ["afternoon", "evening"]}`.
     struct DayBody: Encodable {
         let date: String
         let slots: [DeliverySlot]
@@ -18,6 +19,7 @@ struct DeliveryController {
         routes.get("/delivery/dates", use: dates)
     }
 
+    /// The possible days, earliest first, each with its open slots; an unknown SKU is 404.
     func dates(_ request: Request, _ context: Context) throws -> Response {
         let days = try orders.deliveryDays(for: try Self.skuIDs(request.query["sku_ids"]))
         return try .json(ItemsResponse(items: days.map { DayBody(date: $0.date.description, slots: $0.slots) }))
