@@ -465,6 +465,8 @@ class Run:
         self.click("#checkout-btn")
         self.find("#checkout-addresses input[type=radio]:checked")
         self.wait(lambda: "¥10.00" in self.text("#checkout-discount"), "the discount on the checkout page")
+        day = self.find("#delivery-date option[value]", visible=False).get_attribute("value")  # the earliest day from /delivery/dates
+        self.type("#card-message", "生日快乐")
         self.click("#place-order")
         card = self.find("#order-list .order-card.highlight[data-status=pending_payment]")
         if COUPON not in card.text:
@@ -472,6 +474,8 @@ class Run:
         self.order_number = card.get_attribute("data-order-number")
         if not self.order_number:
             raise StepFailure("the new order has no number")
+        if not day or day not in card.text or "生日快乐" not in card.text:
+            raise StepFailure(f"the order card does not show the delivery day {day} and the card message")
         self.wait(lambda: self.badge() == "", "the checked-out cart to be empty")
 
     def pay(self):

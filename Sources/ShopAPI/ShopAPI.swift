@@ -54,6 +54,7 @@ public struct ShopAPI: Sendable {
         CartController(carts: shop.carts).register(signedIn)
         AddressController(addresses: shop.addresses).register(signedIn)
         OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics).register(signedIn)
+        DeliveryController(orders: shop.orders).register(api)
         PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
         ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)

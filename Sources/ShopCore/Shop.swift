@@ -59,7 +59,7 @@ public final class Shop: Sendable {
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock)
         addresses = AddressService(pool: pool, clock: clock)
         orders = OrderService(pool: pool, settings: config.orders, maxItems: config.cart.maxItems, clock: clock,
-                              random: random)
+                              random: random, timeZone: config.app.timeZone)
         payments = try PaymentService(pool: pool, settings: config.payments, mockpayEnabled: config.isMockpayEnabled,
                                       clock: clock, logger: logger, random: random)
         social = SocialService(pool: pool, publicReads: reads, clock: clock)

@@ -356,7 +356,8 @@ struct OrderAPITests {
         let order = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token).json
         #expect(Set(order.keys) == ["id", "number", "status", "items", "total_cents", "address", "note", "created_at",
                                     "pay_deadline", "paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment", "refund",
-                                    "discount_cents", "coupon"])
+                                    "discount_cents", "coupon",
+                                    "delivery_date", "delivery_slot", "card_message", "card_signature"])
         let items = try #require(order["items"] as? [[String: Any]])
         #expect(items.count == 2)
         for item in items {

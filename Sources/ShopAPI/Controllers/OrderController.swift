@@ -20,6 +20,11 @@ struct OrderController {
         let note: String?
         let items: [Item]?
         let couponCode: String?
+        /// `YYYY-MM-DD` in the shop's time zone; absent: the earliest possible day.
+        let deliveryDate: String?
+        let deliverySlot: String?
+        let cardMessage: String?
+        let cardSignature: String?
     }
 
     func register(_ signedIn: RouteGroup) {
@@ -35,10 +40,12 @@ struct OrderController {
         let user = try context.user()
         let key = try IdempotencyKey(request.headers["Idempotency-Key"])
         let body = try request.decode(CheckoutBody.self)
+        let delivery = try DeliveryRequest(dateText: body.deliveryDate, slotText: body.deliverySlot,
+                                           cardMessage: body.cardMessage, cardSignature: body.cardSignature)
         let result = try orders.checkout(
             CheckoutRequest(addressID: body.addressID, note: body.note,
                             items: body.items?.map { .init(skuID: $0.skuID, quantity: $0.quantity) },
-                            couponCode: body.couponCode),
+                            couponCode: body.couponCode, delivery: delivery),
             idempotencyKey: key, for: user)
         if !result.replayed { metrics.orderPlaced() }
         return try .json(OrderResponse(result.order), status: result.replayed ? .ok : .created)

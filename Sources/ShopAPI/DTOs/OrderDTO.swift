@@ -33,6 +33,11 @@ struct OrderResponse: Encodable {
     @ExplicitNull var cancelledAt: Date?
     @ExplicitNull var shipment: ShipmentBody?
     @ExplicitNull var refund: RefundBody?
+    /// `YYYY-MM-DD` in the shop's time zone; null only for orders placed before delivery days existed.
+    @ExplicitNull var deliveryDate: String?
+    @ExplicitNull var deliverySlot: DeliverySlot?
+    @ExplicitNull var cardMessage: String?
+    @ExplicitNull var cardSignature: String?
 
     struct RefundBody: Encodable {
         let status: RefundStatus
@@ -61,5 +66,9 @@ struct OrderResponse: Encodable {
         cancelledAt = o.cancelledAt
         shipment = o.shipment.map { ShipmentBody(carrier: $0.carrier, trackingNumber: $0.trackingNumber) }
         refund = o.refund.map { RefundBody(status: $0.status, amountCents: $0.amountCents, refundedAt: $0.refundedAt) }
+        deliveryDate = o.delivery.date?.description
+        deliverySlot = o.delivery.slot
+        cardMessage = o.delivery.cardMessage
+        cardSignature = o.delivery.cardSignature
     }
 }

@@ -18,6 +18,8 @@ enum APIMessage: String, ErrorMessage {
     case favoritesLimitExceeded
     // Orders
     case idempotencyKeyRequired, idempotencyKeyReused, orderNotFound, cartEmpty, tooManyUnpaidOrders, orderStateConflict
+    // Delivery
+    case deliveryDateUnavailable, deliverySlotUnavailable, noDeliveryDay
     // Payments
     case unknownProvider, providerUnavailable, invalidSignature, malformedNotification, amountMismatch, unknownOrder
     case orderNotPayable, providerError, providerTimeout
@@ -94,6 +96,16 @@ enum APIMessage: String, ErrorMessage {
              "You already have {max} unpaid orders: pay or cancel one before placing another.")
         case .orderStateConflict:
             (.conflict, "order_state_conflict", "订单{status}，不能{action}。", "Cannot {action} an order that is {status}.")
+
+        case .deliveryDateUnavailable:
+            (.unprocessableEntity, "delivery_unavailable", "这一天无法配送，最早可以在 {earliest} 送达。",
+             "We cannot deliver on that day; the earliest possible day is {earliest}.")
+        case .deliverySlotUnavailable:
+            (.unprocessableEntity, "delivery_unavailable", "这个时段已无法配送，请换一个时段；最早可以在 {earliest} 送达。",
+             "That time slot is no longer available; pick another one. The earliest possible day is {earliest}.")
+        case .noDeliveryDay:
+            (.unprocessableEntity, "delivery_unavailable", "近期没有可以配送的日子，请联系客服。",
+             "No delivery day is open in the coming weeks; please contact customer service.")
 
         case .unknownProvider:
             (.notFound, "not_found", "没有这种支付方式。", "No such payment provider.")

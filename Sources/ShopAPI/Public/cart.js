@@ -178,10 +178,33 @@ function showCheckout(body, cart, addresses) {
         h('span', { class: 'muted small block' }, `${a.province}${a.city}${a.district} ${a.detail}`)));
   });
   note.addEventListener('input', () => { key = newIdempotencyKey(); });
+  // Delivery day and slot from GET /delivery/dates (the first day is the earliest); the greeting card.
+  const daySelect = h('select', { id: 'delivery-date', class: 'input' });
+  const slotSelect = h('select', { id: 'delivery-slot', class: 'input' });
+  const cardMessage = h('textarea', { id: 'card-message', class: 'input', rows: 2, maxlength: 200, placeholder: t('card_message_placeholder') });
+  const cardSignature = h('input', { id: 'card-signature', class: 'input', maxlength: 30 });
+  let days = [];
+  const fillSlots = () => {
+    const day = days.find((d) => d.date === daySelect.value);
+    replace(slotSelect, h('option', { value: '' }, t('slot_any')),
+      (day ? day.slots : []).map((s) => h('option', { value: s }, t('slot_' + s))));
+  };
+  get('/delivery/dates', { sku_ids: [...new Set(selected.map((i) => i.sku_id))].join(',') }).then((answer) => {
+    days = answer.items || [];
+    replace(daySelect, days.length ? days.map((d) => h('option', { value: d.date }, d.date)) : h('option', { value: '' }, t('no_delivery_day')));
+    fillSlots();
+  }, () => {});
+  daySelect.addEventListener('change', () => { fillSlots(); key = newIdempotencyKey(); });
+  for (const field of [slotSelect, cardMessage, cardSignature]) field.addEventListener('input', () => { key = newIdempotencyKey(); });
+  slotSelect.addEventListener('change', () => { key = newIdempotencyKey(); });
   place.addEventListener('click', () => busy(place, async () => {
     const payload = { address_id: addressId };
     if (note.value.trim()) payload.note = note.value.trim();
     if (cart.coupon) payload.coupon_code = cart.coupon.code;
+    if (daySelect.value) payload.delivery_date = daySelect.value;
+    if (slotSelect.value) payload.delivery_slot = slotSelect.value;
+    if (cardMessage.value.trim()) payload.card_message = cardMessage.value.trim();
+    if (cardSignature.value.trim()) payload.card_signature = cardSignature.value.trim();
     try {
       const order = await post('/orders', payload, { headers: { 'Idempotency-Key': key } });
       ui.highlightOrder = order.id;
@@ -205,6 +228,14 @@ function showCheckout(body, cart, addresses) {
         picture(i.cover_url, { seed: i.product_id, cls: 'pic thumb small' }),
         h('span', { class: 'grow' }, i.title, h('span', { class: 'muted small block' }, i.sku_name)),
         h('span', { class: 'nowrap' }, `${money(i.price_cents)} × ${i.quantity}`)))),
+    h('section', { class: 'card', id: 'checkout-delivery' },
+      h('h2', { class: 'section-title' }, t('delivery_title')),
+      h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('delivery_date')), daySelect),
+      h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('delivery_slot')), slotSelect)),
+    h('section', { class: 'card', id: 'checkout-card' },
+      h('h2', { class: 'section-title' }, t('card_title')),
+      h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('card_message')), cardMessage),
+      h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('card_signature')), cardSignature)),
     h('section', { class: 'card' }, h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('note')), note)),
     h('div', { class: 'cart-footer' },
       cart.coupon ? h('p', { class: 'small', id: 'checkout-discount' }, `${t('coupon_discount')} ${cart.coupon.description} -${money(cart.discount_cents)}`) : null,

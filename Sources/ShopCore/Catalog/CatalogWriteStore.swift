@@ -12,6 +12,7 @@ struct CatalogWriteStore {
         var coverURL: String
         var attributes: String
         var status: ProductStatus
+        var delivery: DeliveryKind
         var images: [String]
     }
 
@@ -43,7 +44,7 @@ struct CatalogWriteStore {
     func products(codes: [String], _ db: any SQLConnection) throws -> [String: (id: ProductID, fields: ProductFields)] {
         guard !codes.isEmpty else { return [:] }
         let rows = try db.query("""
-            SELECT id, code, category_id, title, subtitle, description, cover_url, attributes, status FROM products
+            SELECT id, code, category_id, title, subtitle, description, cover_url, attributes, status, delivery FROM products
             WHERE code IN (\(Self.inList(codes)))
             """)
         guard !rows.isEmpty else { return [:] }
@@ -56,7 +57,8 @@ struct CatalogWriteStore {
             found[code] = (id, ProductFields(categoryID: try row.decode("category_id"), title: try row.decode("title"),
                                              subtitle: try row.decode("subtitle"), description: try row.decode("description"),
                                              coverURL: try row.decode("cover_url"), attributes: try row.decode("attributes"),
-                                             status: try row.decode("status"), images: []))
+                                             status: try row.decode("status"), delivery: try row.decode("delivery"),
+                                             images: []))
         }
         for row in try db.query("""
             SELECT product_id, url FROM product_images WHERE product_id IN (\(Self.inList(Array(codeOfID.keys))))
@@ -76,10 +78,11 @@ struct CatalogWriteStore {
         for range in Self.chunks(products.count) {
             let values = Self.valuesList(products[range]) { code, fields in
                 [code, fields.categoryID, fields.title, fields.subtitle, fields.description, fields.coverURL, fields.attributes,
-                 fields.status, now, now]
+                 fields.status, fields.delivery, now, now]
             }
             for row in try db.query("""
-                INSERT INTO products (code, category_id, title, subtitle, description, cover_url, attributes, status, created_at, updated_at)
+                INSERT INTO products (code, category_id, title, subtitle, description, cover_url, attributes, status, delivery,
+                                      created_at, updated_at)
                 VALUES \(values) RETURNING id, code
                 """) {
                 ids[try row.decode("code")] = try row.decode("id")
@@ -98,7 +101,7 @@ struct CatalogWriteStore {
         try db.run("""
             UPDATE products SET category_id = \(fields.categoryID), title = \(fields.title), subtitle = \(fields.subtitle),
                 description = \(fields.description), cover_url = \(fields.coverURL), attributes = \(fields.attributes),
-                status = \(fields.status), updated_at = \(now) WHERE id = \(id)
+                status = \(fields.status), delivery = \(fields.delivery), updated_at = \(now) WHERE id = \(id)
             """)
         try db.run("DELETE FROM product_images WHERE product_id = \(id)")
         try insertImages(fields.images.enumerated().map { (id, $0.offset, $0.element) }, db)

@@ -105,6 +105,7 @@ struct CatalogImportSession {
             let fields = CatalogWriteStore.ProductFields(
                 categoryID: try category(row.categoryPath), title: row.title, subtitle: row.subtitle,
                 description: row.description, coverURL: row.coverURL, attributes: row.attributes, status: row.status,
+                delivery: row.delivery,
                 images: row.imageURLs)
             guard let existing = existing[row.productCode] else {
                 inserts.append((row.productCode, fields))

@@ -19,12 +19,14 @@ struct CatalogRow: Sendable, Equatable {
     /// Canonical JSON text of the attributes object.
     let attributes: String
     let status: ProductStatus
+    /// `same_day` (the default when the column is missing or empty) or `next_day`.
+    let delivery: DeliveryKind
 }
 
 /// Checks one raw record against the columns of API.md; every problem becomes an `ImportIssue`.
 struct CatalogRowValidator {
     static let columns = ["product_code", "sku_code", "sku_name", "title", "subtitle", "category", "price",
-                          "original_price", "stock", "description", "cover_url", "image_urls", "attributes", "status"]
+                          "original_price", "stock", "description", "cover_url", "image_urls", "attributes", "status", "delivery"]
     static let required: Set<String> = ["product_code", "sku_code", "title", "category", "price", "stock"]
     /// The name of a SKU whose row gives none: a product with one variant needs no variant name.
     static let defaultSKUName = "默认"
@@ -165,13 +167,17 @@ struct CatalogRowValidator {
         let status = statusText.isEmpty ? .onSale : ProductStatus(rawValue: statusText)
         if status == nil { fail("status", "must be on_sale or off_sale, not \"\(statusText)\"") }
 
-        guard issues.isEmpty, let price, let original, let stock, let status else {
+        let deliveryText = text("delivery", max: 20)
+        let delivery = deliveryText.isEmpty ? .sameDay : DeliveryKind(rawValue: deliveryText)
+        if delivery == nil { fail("delivery", "must be same_day or next_day, not \"\(deliveryText)\"") }
+
+        guard issues.isEmpty, let price, let original, let stock, let status, let delivery else {
             return .failure(RowIssues(issues: issues))
         }
         return .success(CatalogRow(line: raw.line, productCode: productCode, skuCode: skuCode, skuName: skuName, title: title,
                                    subtitle: subtitle, categoryPath: categoryPath, priceCents: price,
                                    originalPriceCents: original, stock: stock, description: description, coverURL: coverURL,
-                                   imageURLs: imageURLs, attributes: attributes, status: status))
+                                   imageURLs: imageURLs, attributes: attributes, status: status, delivery: delivery))
     }
 }
 

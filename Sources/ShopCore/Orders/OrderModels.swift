@@ -77,6 +77,8 @@ public struct Order: Sendable, Equatable {
     public let shipment: Shipment?
     /// The money going back, once a paid order was cancelled: nil otherwise.
     public let refund: OrderRefund?
+    /// The delivery day, slot and greeting card.
+    public let delivery: OrderDelivery
 }
 
 /// A coupon as an order keeps it.
@@ -108,22 +110,32 @@ public struct CheckoutRequest: Sendable, Equatable {
     public let note: String?
     /// nil: check out the selected cart lines.
     public let items: [Item]?
+    /// The day, slot and card asked for; empty: the earliest day, no card.
+    public let delivery: DeliveryRequest
 
     /// A coupon code to apply (any case); nil: none.
     public let couponCode: String?
 
-    public init(addressID: AddressID, note: String? = nil, items: [Item]? = nil, couponCode: String? = nil) {
+    public init(addressID: AddressID, note: String? = nil, items: [Item]? = nil, couponCode: String? = nil,
+                delivery: DeliveryRequest = DeliveryRequest()) {
         self.addressID = addressID
         self.note = note
         self.items = items
         self.couponCode = couponCode
+        self.delivery = delivery
     }
 
     /// A stable fingerprint of what was asked, to tell a replay from a reuse of the key.
     var fingerprint: String {
         let lines = (items ?? []).map { "\($0.skuID.rawValue)x\($0.quantity)" }.joined(separator: ",")
-        return "address=\(addressID.rawValue);note=\(note ?? "");mode=\(items == nil ? "cart" : "items");items=\(lines)"
+        // Each later field only when asked for, so keys remembered before coupons and delivery days
+        // existed still match their replays.
+        var fingerprint = "address=\(addressID.rawValue);note=\(note ?? "");mode=\(items == nil ? "cart" : "items");items=\(lines)"
             + (couponCode.map { ";coupon=\($0)" } ?? "")
+        guard !delivery.isEmpty else { return fingerprint }
+        fingerprint += ";delivery=\(delivery.date?.description ?? "")|\(delivery.slot?.rawValue ?? "")"
+            + ";card=\(delivery.cardMessage?.utf8.count ?? 0):\(delivery.cardMessage ?? "")|\(delivery.cardSignature ?? "")"
+        return fingerprint
     }
 }
 

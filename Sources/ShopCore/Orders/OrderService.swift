@@ -10,6 +10,8 @@ public struct OrderService: Sendable {
     let maxItems: Int
     let clock: Clock
     let random: SecureRandom
+    /// Which days an order can be delivered on (`orders.same_day_cutoff`, `orders.closed_dates`, ...).
+    let delivery: DeliveryCalendar
     private let orders = OrderStore()
     private let stock = StockStore()
     private let lifecycle = OrderLifecycle()
@@ -20,13 +22,18 @@ public struct OrderService: Sendable {
 
     public static let maxLines = 50
     public static let maxNoteLength = 200
+    public static let maxCardMessageLength = 200
+    public static let maxCardSignatureLength = 30
 
-    public init(pool: any Database, settings: Config.Orders, maxItems: Int, clock: Clock, random: SecureRandom) {
+    /// `timeZone` (`app.timezone`) is where delivery days are counted.
+    public init(pool: any Database, settings: Config.Orders, maxItems: Int, clock: Clock, random: SecureRandom,
+                timeZone: TimeZone = TimeZone(identifier: "Asia/Shanghai") ?? ShopTime.zone) {
         self.pool = pool
         self.settings = settings
         self.maxItems = maxItems
         self.clock = clock
         self.random = random
+        delivery = DeliveryCalendar(settings, timeZone: timeZone)
     }
 
     /// Places an order from the selected cart lines or from "buy now" items, in one transaction:
@@ -46,9 +53,10 @@ public struct OrderService: Sendable {
             for item in items { try CartService.validate(item.quantity, maxItems: maxItems) }
         }
         let couponCode = try request.couponCode.map { try CouponCode.normalized($0) }
+        let wish = try Self.validated(request.delivery)
         // the request as it will be carried out: a note differing only in blanks, or a code only in case, is the same request
         let fingerprint = Digest.sha256Hex(CheckoutRequest(addressID: request.addressID, note: note, items: request.items,
-                                                           couponCode: couponCode).fingerprint)
+                                                           couponCode: couponCode, delivery: wish).fingerprint)
         let now = clock.unixNow
         let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
 
@@ -96,6 +104,10 @@ public struct OrderService: Sendable {
                 }
                 taken[sku] = priced
             }
+            // the day: any next_day product keeps the whole order from going out today
+            let nextDayOnly = taken.values.contains { $0.delivery == .nextDay }
+            let day = try delivery.resolve(wish.date, slot: wish.slot, at: Date(timeIntervalSince1970: TimeInterval(now)),
+                                           nextDayOnly: nextDayOnly)
             let newItems: [OrderStore.NewItem] = wanted.compactMap { sku, quantity in
                 taken[sku].map { .init(skuID: sku, productID: $0.productID, title: $0.title, skuName: $0.skuName,
                                        priceCents: $0.priceCents, quantity: quantity) }
@@ -110,13 +122,49 @@ public struct OrderService: Sendable {
                                            city: address.city, district: address.district, detail: address.detail,
                                            postalCode: address.postalCode)
             let id = try orders.insert(.init(number: try uniqueNumber(at: now, db), user: user, totalCents: total, note: note,
-                                             address: snapshot, createdAt: now, payDeadline: payDeadline),
+                                             address: snapshot, createdAt: now, payDeadline: payDeadline,
+                                             delivery: OrderDelivery(date: day, slot: wish.slot, cardMessage: wish.cardMessage,
+                                                                     cardSignature: wish.cardSignature)),
                                        items: newItems, db)
             if let redeemed { try coupons.record(redeemed, order: id, user: user, at: now, db) }
             try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
             for line in cartLines { _ = try carts.delete(line, of: user, db) }
             guard let order = try orders.find(id, db) else { throw OrderError.notFound }
             return Checkout(order: order, replayed: false)
+        }
+    }
+
+    /// The card trimmed, empty parts dropped, within their limits and free of control characters.
+    static func validated(_ wish: DeliveryRequest) throws -> DeliveryRequest {
+        let message = wish.cardMessage?.trimmedInput ?? ""
+        let signature = wish.cardSignature?.trimmedInput ?? ""
+        try Validate.length(message, 0...maxCardMessageLength, field: "card_message")
+        try Validate.printable(message, field: "card_message", multiline: true)
+        try Validate.length(signature, 0...maxCardSignatureLength, field: "card_signature")
+        try Validate.printable(signature, field: "card_signature")
+        return DeliveryRequest(date: wish.date, slot: wish.slot, cardMessage: message.isEmpty ? nil : message,
+                               cardSignature: signature.isEmpty ? nil : signature)
+    }
+
+    /// The days (and slots) an order of these SKUs could be delivered on if placed now; an
+    /// unknown or off-sale SKU is `skuNotFound`. No SKUs: an order of same-day products.
+    public func deliveryDays(for skus: [SKUID]) throws -> [DeliveryDay] {
+        let nextDayOnly = try pool.read { db in
+            var nextDay = false
+            for sku in skus {
+                guard let priced = try stock.priced(sku, db), priced.onSale else { throw OrderError.skuNotFound(sku) }
+                if priced.delivery == .nextDay { nextDay = true }
+            }
+            return nextDay
+        }
+        return delivery.days(at: clock.now, nextDayOnly: nextDayOnly)
+    }
+
+    /// Operators: the florist's worklist for `day`, by slot, with the cards; `statuses` nil means the
+    /// orders to make (paid, shipped or completed), not those unpaid or cancelled.
+    public func toDeliver(on day: CalendarDay, statuses: [OrderStatus]? = nil, limit: Int = 10_000) throws -> [Order] {
+        try pool.read { db in
+            try orders.toDeliver(on: day, statuses: statuses ?? [.paid, .shipped, .completed], limit: limit, db)
         }
     }
 

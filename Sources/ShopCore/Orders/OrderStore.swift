@@ -6,7 +6,8 @@ struct OrderStore {
     static let columns: SQL = """
         id, number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province, ship_city,
         ship_district, ship_detail, ship_postal_code, carrier, tracking_number, created_at, pay_deadline, paid_at,
-        shipped_at, completed_at, cancelled_at, discount_cents, coupon_code, coupon_description
+        shipped_at, completed_at, cancelled_at, discount_cents, coupon_code, coupon_description,
+        delivery_date, delivery_slot, card_message, card_signature
         """
 
     /// The column a transition stamps with its time.
@@ -31,6 +32,7 @@ struct OrderStore {
         let address: AddressSnapshot
         let createdAt: Int64
         let payDeadline: Int64
+        let delivery: OrderDelivery
     }
 
     struct NewItem {
@@ -44,12 +46,14 @@ struct OrderStore {
 
     func insert(_ order: NewOrder, items: [NewItem], _ db: any SQLConnection) throws -> OrderID {
         let a = order.address
+        let d = order.delivery
         let id = try db.insert("""
             INSERT INTO orders (number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province,
-                                ship_city, ship_district, ship_detail, ship_postal_code, created_at, pay_deadline)
+                                ship_city, ship_district, ship_detail, ship_postal_code, created_at, pay_deadline,
+                                delivery_date, delivery_slot, card_message, card_signature)
             VALUES (\(order.number), \(order.user), \(OrderStatus.pendingPayment), \(order.totalCents), \(order.note),
                     \(a.recipient), \(a.phone), \(a.province), \(a.city), \(a.district), \(a.detail), \(a.postalCode),
-                    \(order.createdAt), \(order.payDeadline))
+                    \(order.createdAt), \(order.payDeadline), \(d.date), \(d.slot), \(d.cardMessage), \(d.cardSignature))
             """, returning: OrderID.self)
         for item in items {
             try db.run("""
@@ -93,6 +97,20 @@ struct OrderStore {
             SELECT \(Self.columns) FROM orders \(filter) ORDER BY created_at DESC, id DESC LIMIT \(page.perPage) OFFSET \(page.offset)
             """)
         return Page(items: try rows.map { try order($0, db) }, page: page.page, perPage: page.perPage, total: Int(total))
+    }
+
+    /// The florist's worklist: orders to deliver on `day` in `statuses`, by slot (any time last), then
+    /// in the order they were placed; at most `limit`.
+    func toDeliver(on day: CalendarDay, statuses: [OrderStatus], limit: Int, _ db: any SQLConnection) throws -> [Order] {
+        guard !statuses.isEmpty else { return [] }
+        let rows = try db.query("""
+            SELECT \(Self.columns) FROM orders
+            WHERE delivery_date = \(day) AND status IN (\(list: statuses))
+            ORDER BY CASE delivery_slot WHEN 'morning' THEN 1 WHEN 'afternoon' THEN 2 WHEN 'evening' THEN 3 ELSE 4 END,
+                     created_at, id
+            LIMIT \(limit)
+            """)
+        return try rows.map { try order($0, db) }
     }
 
     func items(of order: OrderID, _ db: any SQLConnection) throws -> [NewItem] {
@@ -190,7 +208,9 @@ struct OrderStore {
             note: try row.decode("note"),
             createdAt: try row.decode("created_at"), payDeadline: try row.decode("pay_deadline"),
             paidAt: try row.decode("paid_at"), shippedAt: try row.decode("shipped_at"), completedAt: try row.decode("completed_at"),
-            cancelledAt: try row.decode("cancelled_at"), shipment: shipment, refund: try refund(of: id, status: try row.decode("status"), db))
+            cancelledAt: try row.decode("cancelled_at"), shipment: shipment, refund: try refund(of: id, status: try row.decode("status"), db),
+            delivery: OrderDelivery(date: try row.decode("delivery_date"), slot: try row.decode("delivery_slot"),
+                                    cardMessage: try row.decode("card_message"), cardSignature: try row.decode("card_signature")))
     }
 }
 

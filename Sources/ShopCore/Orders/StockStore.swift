@@ -9,15 +9,17 @@ struct StockStore {
         let skuName: String
         let priceCents: Int64
         let onSale: Bool
+        let delivery: DeliveryKind
     }
 
     func priced(_ sku: SKUID, _ db: any SQLConnection) throws -> Priced? {
         try db.queryOne("""
-            SELECT s.product_id, p.title, s.name, s.price_cents, p.status FROM skus s JOIN products p ON p.id = s.product_id
+            SELECT s.product_id, p.title, s.name, s.price_cents, p.status, p.delivery FROM skus s JOIN products p ON p.id = s.product_id
             WHERE s.id = \(sku)
             """).map { row in
             Priced(productID: try row.decode("product_id"), title: try row.decode("title"), skuName: try row.decode("name"),
-                   priceCents: try row.decode("price_cents"), onSale: try row.decode("status", as: ProductStatus.self) == .onSale)
+                   priceCents: try row.decode("price_cents"), onSale: try row.decode("status", as: ProductStatus.self) == .onSale,
+                   delivery: try row.decode("delivery"))
         }
     }
 

@@ -80,6 +80,13 @@ public struct Config: Sendable {
         public var autoCompleteDays = 15
         /// Unpaid orders hold stock, so one buyer may hold only this many at once.
         public var maxUnpaidPerUser = 5
+        /// Orders placed before this time of day (`HH:MM` in `app.timezone`, kept as minutes after
+        /// midnight) can be delivered the same day; later ones from tomorrow.
+        public var sameDayCutoff = 14 * 60
+        /// The latest delivery day a buyer may pick: today plus this many days.
+        public var maxDaysAhead = 30
+        /// Days the shop does not deliver on (holidays), `YYYY-MM-DD` in `app.timezone`.
+        public var closedDates: [CalendarDay] = []
     }
 
     public struct Payments: Sendable {
@@ -118,6 +125,11 @@ public struct Config: Sendable {
         /// Where shoppers reach the shop (`https://shop.example.com`): share pages link and show
         /// images under it. Empty: the address the request came to (its Host header).
         public var publicURL = ""
+        /// The shop's time zone (an IANA name): delivery days and the same-day cutoff are read in it.
+        public var timezone = "Asia/Shanghai"
+
+        /// `timezone` as a zone; it was checked when the configuration was read.
+        public var timeZone: TimeZone { TimeZone(identifier: timezone) ?? ShopTime.zone }
     }
 
     public struct Catalog: Sendable {

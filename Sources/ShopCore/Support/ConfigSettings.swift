@@ -48,6 +48,9 @@ extension Config {
         .int("orders.payment_timeout_minutes", \.orders.paymentTimeoutMinutes, 1...10_080),
         .int("orders.auto_complete_days", \.orders.autoCompleteDays, 1...365),
         .int("orders.max_unpaid_per_user", \.orders.maxUnpaidPerUser, 1...100_000),
+        .timeOfDay("orders.same_day_cutoff", \.orders.sameDayCutoff),
+        .int("orders.max_days_ahead", \.orders.maxDaysAhead, 0...365),
+        .days("orders.closed_dates", \.orders.closedDates),
         .choice("payments.mockpay_enabled", \.payments.mockpayEnabled),
         .string("payments.mockpay_secret", \.payments.mockpaySecret),
         .string("payments.wechatpay_api_key", \.payments.wechatpayAPIKey, allowEmpty: true),
@@ -67,6 +70,7 @@ extension Config {
         .level("app.log_level", \.app.logLevel),
         .choice("app.log_format", \.app.logFormat),
         .string("app.public_url", \.app.publicURL, allowEmpty: true),
+        .timeZone("app.timezone", \.app.timezone),
         .int("catalog.import_max_bytes", \.catalog.importMaxBytes, 1...(4 * 1_073_741_824)),
         .int("search.hot_min_searchers", \.search.hotMinSearchers, 1...10_000),
         .words("search.blocked_words", \.search.blockedWords),
@@ -154,6 +158,41 @@ extension Config.Setting {
             guard let value = Value(rawValue: text) else { throw Invalid("unknown value \"\(text)\"") }
             return value
         }, render: { $0.rawValue })
+    }
+
+    /// A time of day `HH:MM` (24-hour, `00:00` to `24:00`), kept as minutes after midnight.
+    static func timeOfDay(_ key: String, _ path: WritableKeyPath<Config, Int> & Sendable) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+                  let hour = Int(parts[0]), let minute = Int(parts[1]), minute < 60, hour * 60 + minute <= 24 * 60 else {
+                throw Invalid("must be a time of day written HH:MM (24-hour, e.g. 14:00), got \"\(text.prefix(20))\"")
+            }
+            return hour * 60 + minute
+        }, render: { String(format: "%02d:%02d", $0 / 60, $0 % 60) })
+    }
+
+    /// A comma-separated list of days `YYYY-MM-DD`, possibly empty; sorted, each once.
+    static func days(_ key: String, _ path: WritableKeyPath<Config, [CalendarDay]> & Sendable) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            var days: Set<CalendarDay> = []
+            for entry in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
+                guard let day = CalendarDay(entry) else { throw Invalid("\"\(entry.prefix(20))\" is not a day written YYYY-MM-DD") }
+                days.insert(day)
+            }
+            return days.sorted()
+        }, render: { $0.map(\.description).joined(separator: ",") })
+    }
+
+    /// An IANA time zone name (`Asia/Shanghai`, `UTC`) this machine knows.
+    static func timeZone(_ key: String, _ path: WritableKeyPath<Config, String> & Sendable) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            let name = text.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, name.count <= 64, TimeZone(identifier: name) != nil else {
+                throw Invalid("unknown time zone \"\(text.prefix(40))\": use an IANA name such as Asia/Shanghai or UTC")
+            }
+            return name
+        }, render: { $0 })
     }
 
     /// A log level by name, in any case.

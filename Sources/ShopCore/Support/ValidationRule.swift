@@ -5,7 +5,7 @@ import Localization
 public enum ValidationRule: String, CaseIterable, Sendable {
     case required, empty, length, tooLong, controlCharacters, url
     case range, wholeNumber, wholeNumberInRange, notNegative, notAbove, oneOf, lineCount
-    case mobilePhone, verificationCode, passwordMD5, passwordTwice, passwordMissing, postalCode
+    case mobilePhone, verificationCode, passwordMD5, passwordTwice, passwordMissing, postalCode, date
     case couponCode
 
     public var template: LocalizedText {
@@ -39,6 +39,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
         case .couponCode:
             LocalizedText(zh: "{field}应为 {min} 到 {max} 位字母、数字、- 或 _。",
                           en: "{field} must be {min} to {max} letters, digits, - or _.")
+        case .date: LocalizedText(zh: "{field}应为 YYYY-MM-DD 格式的日期，如 2026-12-01。", en: "{field} must be a day written YYYY-MM-DD, such as 2026-12-01.")
         }
     }
 
@@ -59,6 +60,8 @@ public enum ValidationRule: String, CaseIterable, Sendable {
         "title": "标题", "summary": "摘要", "content": "内容", "cover_url": "封面地址", "category": "分类",
         "author_phone": "作者手机号",
         "coupon_code": "优惠码",
+        "delivery_date": "送达日期", "delivery_slot": "送达时段", "card_message": "贺卡留言", "card_signature": "贺卡署名",
+        "sku_ids": "商品规格",
     ]
 }
 

@@ -1,19 +1,30 @@
 import Foundation
 import ShopCore
 
-/// `shop orders list [--status S]`: a table of the newest orders.
+/// `shop orders list [--status S] [--delivery-date D] [--format csv]`: a table of the newest orders,
+/// or the florist's worklist for one delivery day, with the greeting cards.
 struct OrdersListCommand: Command {
     let path = ["orders", "list"]
-    let valuedOptions: Set<String> = ["status", "limit"]
-    let summary = "list orders as a table, newest first"
+    let valuedOptions: Set<String> = ["status", "limit", "delivery-date", "format"]
+    let summary = "list orders as a table, newest first; --delivery-date D: the florist's worklist for a day"
     let usage = """
-        Usage: shop orders list [--status pending_payment|paid|shipped|completed|cancelled] [--limit N] [--config PATH]
+        Usage: shop orders list [--status pending_payment|paid|shipped|completed|cancelled|refunding|refunded]
+                                [--limit N] [--delivery-date YYYY-MM-DD] [--format table|csv] [--config PATH]
 
         Times are the shop's (China time, UTC+8), like the day in an order number.
+
+        --delivery-date D lists the orders to deliver on day D (in app.timezone): by slot (morning,
+        afternoon, evening, then any time), each with its recipient, phone, address, items and greeting
+        card. Without --status it lists the orders to make (paid, shipped, completed), not unpaid or
+        cancelled ones; --limit defaults to all of them (at most 10000).
+        --format csv prints the same as CSV (RFC 4180, a header line, CRLF) for a spreadsheet or printer;
+        a cell a spreadsheet would read as a formula (=, +, -, @) starts with an apostrophe.
         """
 
+    enum Format: String { case table, csv }
+
     func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["config", "status", "limit"])
+        try arguments.allow(options: ["config", "status", "limit", "delivery-date", "format"])
         var status: OrderStatus?
         if let text = arguments.option("status") {
             guard let value = OrderStatus(rawValue: text) else {
@@ -21,19 +32,80 @@ struct OrdersListCommand: Command {
             }
             status = value
         }
-        let limit = Int(arguments.option("limit") ?? "50") ?? 0
-        guard (1...100).contains(limit) else { throw UsageError(description: "--limit must be 1 to 100") }
+        guard let format = Format(rawValue: arguments.option("format") ?? "table") else {
+            throw UsageError(description: "--format must be table or csv")
+        }
+        var day: CalendarDay?
+        if let text = arguments.option("delivery-date") {
+            guard let value = CalendarDay(text) else { throw UsageError(description: "--delivery-date must be a day written YYYY-MM-DD") }
+            day = value
+        }
+        let maxLimit = day == nil ? 100 : 10_000
+        let limit = Int(arguments.option("limit") ?? String(day == nil ? 50 : maxLimit)) ?? 0
+        guard (1...maxLimit).contains(limit) else { throw UsageError(description: "--limit must be 1 to \(maxLimit)") }
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
+        if let day {
+            let orders = try shop.orders.toDeliver(on: day, statuses: status.map { [$0] }, limit: limit)
+            let (header, rows) = Worklist.rows(orders, format: format)
+            switch format {
+            case .csv: print(CSV.render(header: header, rows: rows), terminator: "")
+            case .table:
+                print(Table.render(header: header, rows: rows))
+                print("\(orders.count) order\(orders.count == 1 ? "" : "s") to deliver on \(day)")
+            }
+            return 0
+        }
         let page = try shop.orders.allOrders(status: status, page: try PageRequest(page: 1, perPage: limit))
         let rows = page.items.map { order in
             [order.number, order.status.rawValue, Money.yuan(fromCents: order.totalCents),
              String(order.items.reduce(0) { $0 + $1.quantity }), order.address.recipient,
              ShopTime.minute(order.createdAt), order.shipment.map { "\($0.carrier) \($0.trackingNumber)" } ?? ""]
         }
-        print(Table.render(header: ["NUMBER", "STATUS", "TOTAL", "ITEMS", "RECIPIENT", "CREATED (UTC+8)", "SHIPMENT"], rows: rows))
+        let header = ["NUMBER", "STATUS", "TOTAL", "ITEMS", "RECIPIENT", "CREATED (UTC+8)", "SHIPMENT"]
+        if format == .csv {
+            print(CSV.render(header: header, rows: rows), terminator: "")
+            return 0
+        }
+        print(Table.render(header: header, rows: rows))
         print("\(page.items.count) of \(page.total) order\(page.total == 1 ? "" : "s")")
         return 0
+    }
+}
+
+/// The florist's worklist: one line per order to deliver, with what goes on the card.
+enum Worklist {
+    static func rows(_ orders: [Order], format: OrdersListCommand.Format) -> (header: [String], rows: [[String]]) {
+        let header = ["number", "status", "delivery_date", "delivery_slot", "recipient", "phone", "address", "items",
+                      "card_message", "card_signature", "note"]
+        let rows = orders.map { order in
+            let a = order.address
+            let items = order.items.map { "\($0.title) \($0.skuName) x\($0.quantity)" }.joined(separator: "; ")
+            var cells = [order.number, order.status.rawValue, order.delivery.date?.description ?? "",
+                         order.delivery.slot?.rawValue ?? "any", a.recipient, a.phone,
+                         "\(a.province)\(a.city == a.province ? "" : a.city)\(a.district)\(a.detail)", items,
+                         order.delivery.cardMessage ?? "", order.delivery.cardSignature ?? "", order.note]
+            // a terminal table shows each order on one line
+            if format == .table { cells = cells.map { $0.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ") } }
+            return cells
+        }
+        return (format == .table ? header.map { $0.uppercased() } : header, rows)
+    }
+}
+
+/// CSV as RFC 4180 writes it: CRLF line ends, a field quoted when it holds a comma, quote, CR or LF,
+/// quotes doubled. A field a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first)
+/// gets a leading apostrophe: card messages are typed by buyers and opened by the florist.
+enum CSV {
+    static func render(header: [String], rows: [[String]]) -> String {
+        ([header] + rows).map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
+    }
+
+    static func field(_ value: String) -> String {
+        var text = value
+        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) { text = "'" + text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 
@@ -79,6 +151,8 @@ struct OrdersShowCommand: Command {
             "Address    \(a.province)\(a.city == a.province ? "" : a.city)\(a.district)\(a.detail)"
                 + (a.postalCode.map { "  (\($0))" } ?? ""),
             "Note       \(order.note.isEmpty ? "-" : order.note)",
+            "Delivery   \(order.delivery.date?.description ?? "-")  \(order.delivery.slot?.rawValue ?? "any time")",
+            "Card       \(order.delivery.cardMessage ?? "-")" + (order.delivery.cardSignature.map { "  — \($0)" } ?? ""),
             "",
             "Placed     \(ShopTime.minute(order.createdAt))  (UTC+8)",
         ]

@@ -11,6 +11,8 @@ struct OrderSeedSKU {
     var price = "10.00"
     var stock = 100
     var status = "on_sale"
+    /// The import's `delivery` column: `same_day`, `next_day`, or empty for the default.
+    var delivery = ""
 }
 
 /// What an order test starts from: a buyer with an address, and the seeded SKUs by code.
@@ -24,11 +26,11 @@ extension TestShop {
     @discardableResult
     func orderSeed(_ skus: [OrderSeedSKU]) throws -> [String: SKUID] {
         let header = "product_code,sku_code,sku_name,title,subtitle,category,price,original_price,stock,description,"
-            + "cover_url,image_urls,attributes,status"
+            + "cover_url,image_urls,attributes,status,delivery"
         let lines = skus.map { sku in
             let product = sku.product ?? "P-\(sku.code)"
             return [product, sku.code, "规格\(sku.code)", "花束\(product)", "", "花束/玫瑰", sku.price, "", String(sku.stock),
-                    "", "https://img.floral.example/\(product).jpg", "", "", sku.status].joined(separator: ",")
+                    "", "https://img.floral.example/\(product).jpg", "", "", sku.status, sku.delivery].joined(separator: ",")
         }
         let outcome = try shop.catalogImporter.importData(Array(([header] + lines).joined(separator: "\n").utf8) + [10],
                                                           format: .csv, options: .init())
