@@ -40,7 +40,7 @@ public final class FakeAlipayGateway: Sendable {
     public let appID: String
     public let sellerID: String
     private let state = Mutex(State())
-    private let server: Server
+    private let server: LoopbackServer<FakeAlipayGateway>
 
     public var gatewayURL: String { "http://127.0.0.1:\(server.port)/gateway.do" }
 
@@ -50,22 +50,11 @@ public final class FakeAlipayGateway: Sendable {
         alipayKey = try RSAPrivateKey(pem: alipayPrivatePEM)
         self.appID = appID
         self.sellerID = sellerID
-        let link = GatewayLink<FakeAlipayGateway>()
-        server = Server(options: ServerOptions(host: "127.0.0.1", port: port, threads: 4), responder: { request, _ in
-            link.target?.handle(request) ?? .text("stopped", status: .serviceUnavailable)
-        })
-        link.target = self
-        try server.start()
+        server = LoopbackServer(port: port) { gateway, request in gateway.handle(request) }
+        try server.start(serving: self)
     }
 
-    // The last reference may go on one of the server's own worker threads (a request still in
-    // flight when a test ends), which cannot join itself: stop from elsewhere.
-    deinit {
-        let server = server
-        DispatchQueue.global().async { server.stop(grace: 0) }
-    }
-
-    public func stop() { server.stop(grace: 0) }
+    public func stop() { server.stop() }
 
     public func setMode(_ mode: Mode) { state.withLock { $0.mode = mode } }
 

@@ -55,7 +55,7 @@ public final class FakeWechatPayGateway: Sendable {
     public let appID: String
     public let mchID: String
     private let state = Mutex(State())
-    private let server: Server
+    private let server: LoopbackServer<FakeWechatPayGateway>
 
     public var baseURL: String { "http://127.0.0.1:\(server.port)" }
 
@@ -64,22 +64,11 @@ public final class FakeWechatPayGateway: Sendable {
         self.apiKey = apiKey
         self.appID = appID
         self.mchID = mchID
-        let link = GatewayLink<FakeWechatPayGateway>()
-        server = Server(options: ServerOptions(host: "127.0.0.1", port: port, threads: 4), responder: { request, _ in
-            link.target?.handle(request) ?? .text("stopped", status: .serviceUnavailable)
-        })
-        link.target = self
-        try server.start()
+        server = LoopbackServer(port: port) { gateway, request in gateway.handle(request) }
+        try server.start(serving: self)
     }
 
-    // The last reference may go on one of the server's own worker threads (a request still in
-    // flight when a test ends), which cannot join itself: stop from elsewhere.
-    deinit {
-        let server = server
-        DispatchQueue.global().async { server.stop(grace: 0) }
-    }
-
-    public func stop() { server.stop(grace: 0) }
+    public func stop() { server.stop() }
 
     public func setMode(_ mode: Mode) { state.withLock { $0.mode = mode } }
 
@@ -296,16 +285,5 @@ public final class FakeWechatPayGateway: Sendable {
             fields[String(match.output.1)] = String(match.output.2 ?? match.output.3 ?? "")
         }
         return fields
-    }
-}
-
-/// Lets a fake's server reach the fake made after it, without keeping it alive.
-final class GatewayLink<Target: AnyObject>: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var stored: Target?
-
-    var target: Target? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

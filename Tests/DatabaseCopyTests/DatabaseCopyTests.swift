@@ -46,7 +46,7 @@ struct DatabaseCopyTests {
     @Test func aCopyThatFailsHalfwayLeavesTheTargetEmpty() throws {
         let lite = try SourceShop()
         // A row SQLite accepts and PostgreSQL's CHECK (found IN (0, 1)) refuses, in a table copied midway.
-        try lite.test.pool.write { db in
+        _ = try lite.test.pool.write { db in
             try db.run("INSERT INTO search_queries (keyword, searched_at, searcher, found) VALUES ('玫瑰', 0, '', 2)")
         }
         let target = try TargetSchema()
@@ -70,7 +70,7 @@ struct DatabaseCopyTests {
 
     @Test func aSourceBehindTheMigrationsIsRefusedBeforeTheTargetIsTouched() throws {
         let lite = try SourceShop()
-        try lite.test.pool.write { db in
+        _ = try lite.test.pool.write { db in
             try db.run("DELETE FROM schema_migrations WHERE version = (SELECT MAX(version) FROM schema_migrations)")
         }
         let target = try TargetSchema()
@@ -117,7 +117,7 @@ final class SourceShop: @unchecked Sendable {
         let first = try shop.articles.comment(on: articleID, content: "真好看", replyTo: nil, by: buyer)
         let second = try shop.articles.comment(on: articleID, content: "同感", replyTo: first.id, by: authorID)
         // A reply that points forward (edited by hand): the copy must not need parents first within a table.
-        try test.pool.write { db in try db.run("UPDATE comments SET reply_to = \(second.id) WHERE id = \(first.id)") }
+        _ = try test.pool.write { db in try db.run("UPDATE comments SET reply_to = \(second.id) WHERE id = \(first.id)") }
     }
 
     func rows(of table: String) throws -> [[SQLValue]] {

@@ -84,7 +84,7 @@ extension SeededGenerator {
         switch Int.random(in: 0..<5, using: &self) {
         case 0: return Double(Int.random(in: -1_000_000...1_000_000, using: &self))
         case 1: return Double(Int.random(in: -99_999...99_999, using: &self)) / 100
-        case 2: return [0, -0.0, 1e20, 1e21, 1e-7, 5e-324, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e15, 1e16].randomElement(using: &self)!
+        case 2: return [0, -0.0, 1e20, 1e21, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e15, 1e16].randomElement(using: &self)!
         default:
             while true {
                 let value = Double(bitPattern: next())

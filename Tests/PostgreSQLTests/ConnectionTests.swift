@@ -201,7 +201,7 @@ struct PreparedStatementTests {
             #expect(throws: PostgreSQLError.self) {
                 try db.transaction { db in try db.run("INSERT INTO p (n) VALUES (\(Int64(1)))") }
             }
-            try db.transaction { db in try db.run("INSERT INTO p (n) VALUES (\(Int64(2)))") }
+            _ = try db.transaction { db in try db.run("INSERT INTO p (n) VALUES (\(Int64(2)))") }
             #expect(try db.scalarInt("SELECT count(*) FROM p") == 2)
         }
     }

@@ -24,7 +24,7 @@ struct GroupCommitTests {
             let finished = onThreads(8) { worker in
                 for n in 0..<40 {
                     do {
-                        try pool.write { db in
+                        _ = try pool.write { db in
                             try db.run("INSERT INTO items (worker, n) VALUES (\(worker), \(n))")
                         }
                         // Returned: committed, so another connection (a reader) sees it.
@@ -78,7 +78,7 @@ struct GroupCommitTests {
         try withTemporaryPool { pool in
             try createTable(pool)
             let before = pool.commitCount
-            try pool.write { db in try db.run("INSERT INTO items (worker, n) VALUES (\(1), \(1))") }
+            _ = try pool.write { db in try db.run("INSERT INTO items (worker, n) VALUES (\(1), \(1))") }
             #expect(pool.commitCount == before + 1)
             try pool.withWriter { db in #expect(!db.isInTransaction) }
         }

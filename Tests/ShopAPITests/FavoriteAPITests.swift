@@ -85,7 +85,7 @@ struct FavoriteAPITests {
         #expect(ids(second) == [Int(try #require(products["B"]))])
         #expect(ids(try app.send("GET", "/api/v1/favorites/products", token: bob)).isEmpty, "another user's favourites are not shown")
 
-        try app.favoriteSeed([("A", "off_sale")])
+        _ = try app.favoriteSeed([("A", "off_sale")])
         let after = try app.send("GET", "/api/v1/favorites/products", token: alice)
         #expect(ids(after) == ["C", "B"].compactMap { products[$0].map(Int.init) })
         // Taken off sale: it cannot be kept again, but it can still be let go.

@@ -153,7 +153,7 @@ extension Config.Setting {
     }
 
     /// One of an enum's raw values.
-    static func choice<Value: RawRepresentable<String>>(_ key: String, _ path: WritableKeyPath<Config, Value> & Sendable) -> Self {
+    static func choice<Value: RawRepresentable<String> & Sendable>(_ key: String, _ path: WritableKeyPath<Config, Value> & Sendable) -> Self {
         Self(key, path, parse: { (text) throws(Invalid) in
             guard let value = Value(rawValue: text) else { throw Invalid("unknown value \"\(text)\"") }
             return value

@@ -24,7 +24,7 @@ struct DemoSeedTests {
         #expect(soldStock == 128 - 4)
         let operatorEdit = "product_code,sku_code,sku_name,title,category,price,stock\n"
             + "FL-ROSE-001,FL-ROSE-001-19,19枝,红玫瑰花束·热恋,花束/玫瑰,199.00,3\n"
-        try fixture.shop.catalogImporter.importData(Array(operatorEdit.utf8), format: .csv, options: .init())
+        _ = try fixture.shop.catalogImporter.importData(Array(operatorEdit.utf8), format: .csv, options: .init())
         try fixture.shop.social.setAuthor(false, phone: "13700000001")
         let before = try fixture.seedSnapshot()
 
@@ -40,7 +40,7 @@ struct DemoSeedTests {
 
     @Test func seedingAddsWhatIsMissingWithoutTouchingTheRest() throws {
         let fixture = try TestShop()
-        try fixture.shop.demo.seed(from: Self.examples)
+        _ = try fixture.shop.demo.seed(from: Self.examples)
         let rose19 = try #require(try fixture.orderSeedIDs()["FL-ROSE-001-19"])
         try fixture.pool.write { db in
             try db.run("UPDATE skus SET stock = 1 WHERE code = 'FL-ROSE-001-11'")

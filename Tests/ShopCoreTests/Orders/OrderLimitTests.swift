@@ -28,7 +28,7 @@ struct OrderLimitTests {
         let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", stock: 500)])["A"])
         let buyer = try shop.orderBuyer("13900000001")
         _ = try shop.shop.carts.add(sku, quantity: 60, for: buyer.user)
-        let lowered = try OrderService(pool: shop.pool, settings: shop.shop.config.orders, maxItems: 50,
+        let lowered = OrderService(pool: shop.pool, settings: shop.shop.config.orders, maxItems: 50,
                                        clock: shop.shop.clock, random: shop.shop.random)
 
         #expect(throws: OrderError.itemLimitExceeded(max: 50)) {
