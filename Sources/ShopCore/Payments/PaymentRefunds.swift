@@ -67,7 +67,11 @@ extension PaymentService {
         }
         switch result {
         case .refunded:
-            return try pool.write { db in try confirmRefund(refund.number, at: now, db) }
+            return try pool.write { db in
+                // this try counts, as a try the provider only took does
+                try refundStore.record(refund.number, status: refund.status, error: nil, nextAttempt: now, at: now, db)
+                return try confirmRefund(refund.number, at: now, db)
+            }
         case .requested:
             // WeChat Pay is queried a minute from now, until it confirms; mockpay has nothing to ask,
             // so its event is awaited without a try every sweep

@@ -49,6 +49,8 @@ struct PaymentRefundTests {
         let providerRefunds = provider == .wechatpay ? g.wechat.refunds : g.alipay.refunds
         #expect(providerRefunds == ["R\(order.number)-\(intent.paymentID.rawValue)": order.number])
         #expect(try g.s.payments.refunds(status: .refunded).map(\.orderNumber) == [order.number])
+        // Alipay's answer confirmed the one try; WeChat Pay took the refund, then its query confirmed it
+        #expect(try g.s.payments.refunds(status: .refunded).first?.attempts == (provider == .alipay ? 1 : 2))
     }
 
     @Test func aRefundTheProviderCannotTakeIsRetriedWithTheSameNumberUntilItIs() throws {
