@@ -21,12 +21,24 @@ struct AuthMiddleware: Middleware {
         return try next(request, context)
     }
 
+    /// The token of `Authorization: Bearer <token>` (the scheme in any case, blanks around the
+    /// token ignored); nil for any other header. Read byte by byte: this runs on every signed-in
+    /// request, and Foundation's `trimmingCharacters(in:)` was 5% of a cart request's CPU.
     static func bearerToken(_ request: Request) -> String? {
         guard let header = request.headers["Authorization"] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        return bearerToken(in: header)
+    }
+
+    static func bearerToken(in header: String) -> String? {
+        let bytes = header.utf8
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+              bytes[..<space].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
+        let rest = bytes[bytes.index(after: space)...]
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = rest.firstIndex(where: { !isBlank($0) }), let last = rest.lastIndex(where: { !isBlank($0) }) else {
+            return nil
+        }
+        return String(Substring(rest[first...last]))
     }
 }
 
