@@ -144,11 +144,12 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// The user a bearer token belongs to, or `unauthorized`.
+    /// The user a bearer token belongs to, or `unauthorized`. One statement, so no transaction
+    /// around it (`readEach`): on PostgreSQL that is one round trip on every signed-in request, not three.
     public func authenticate(token: String) throws -> UserID {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw AccountError.unauthorized }
         let now = clock.unixNow
-        guard let id = try pool.read({ db in try tokens.activeUser(tokenHash: Digest.sha256Hex(token), at: now, db) }) else {
+        guard let id = try pool.readEach({ db in try tokens.activeUser(tokenHash: Digest.sha256Hex(token), at: now, db) }) else {
             throw AccountError.unauthorized
         }
         return id
