@@ -22,16 +22,19 @@ let package = Package(
         // libcurl for the one call URLSession on Linux cannot make: WeChat Pay's refund, with the merchant's client certificate.
         .target(name: "CurlClient", dependencies: ["CCurl"]),
         // The engine-neutral face of storage: the SQL value (interpolation binds), values and rows.
-        .target(name: "SQL", dependencies: ["Crypto"]),
+        // Bounded executors for slow work and the request thread's "offload me" signal: no dependencies,
+        // so the HTTP server, the database pools and the shop's services share them.
+        .target(name: "Bulkheads"),
+        .target(name: "SQL", dependencies: ["Crypto", "Bulkheads"]),
         // The FTS5 tokenizer behind product search (one C file): every substring findable, from one character.
         .target(name: "CSQLiteGrams", dependencies: ["CSQLite"]),
-        .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteGrams", "SQL", "Crypto"]),
-        .target(name: "PostgreSQL", dependencies: ["CLibPQ", "SQL"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteGrams", "SQL", "Crypto", "Bulkheads"]),
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ", "SQL", "Bulkheads"]),
         // Counters and histograms in the Prometheus text format: no dependencies, so any target may count.
         .target(name: "Metrics"),
         // Messages in Simplified Chinese and English, and the language a request asks for: no dependencies.
         .target(name: "Localization"),
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Metrics", "Localization"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Metrics", "Localization", "Bulkheads"]),
 
         // The migrations inside the binary: Migrations/*.sql turned into Swift source at build time.
         .executableTarget(name: "EmbedMigrationsTool"),
@@ -40,11 +43,11 @@ let package = Package(
         .target(name: "ShopMigrations", plugins: ["EmbedMigrationsPlugin"]),
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
-        .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "CurlClient", "Localization"]),
-        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization"], resources: [.copy("Public"), .copy("Media"), .copy("DocsPage")]),
+        .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "CurlClient", "Localization", "Bulkheads"]),
+        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization", "Bulkheads"], resources: [.copy("Public"), .copy("Media"), .copy("DocsPage")]),
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
-        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics", "Localization"]),
+        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics", "Localization", "Bulkheads"]),
         // WeChat Pay and Alipay on loopback, as the tests and `fake-payments` (development only, never
         // linked into `shop`) play them: they check our signatures by their own reading of the rules.
         .target(name: "FakePaymentGateways", dependencies: ["HTTP", "Crypto"]),
@@ -52,11 +55,11 @@ let package = Package(
 
         // Threads released together and a locked box, shared by the engine and HTTP test targets.
         .target(name: "ThreadTestSupport", path: "Tests/ThreadTestSupport"),
-        .testTarget(name: "SQLTests", dependencies: ["SQL"]),
+        .testTarget(name: "SQLTests", dependencies: ["SQL", "Bulkheads"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQL", "SQLite", "ThreadTestSupport"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["SQL", "PostgreSQL", "ThreadTestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Metrics", "Localization", "ThreadTestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Metrics", "Localization", "Bulkheads", "ThreadTestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
@@ -64,7 +67,7 @@ let package = Package(
                 path: "Tests/ShopTestSupport"),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "Localization", "ShopTestSupport"]),
         .testTarget(name: "DatabaseCopyTests", dependencies: ["DatabaseCopy", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "ShopTestSupport"]),
-        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQL", "SQLite", "Localization", "ShopTestSupport"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQL", "SQLite", "Localization", "Bulkheads", "ShopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Bulkheads
 import Metrics
 import Synchronization
 
@@ -54,10 +55,13 @@ public struct MetricsMiddleware: Middleware {
         var context = context
         context.matchedRoute = matched
         var status = 500
+        var answered = true
         defer {
-            let series = series(matched, HTTPMethod(rawValue: request.method), status)
-            series.requests.inc()
-            series.duration.observe(MonotonicClock.milliseconds(since: started) / 1000)
+            if answered {
+                let series = series(matched, HTTPMethod(rawValue: request.method), status)
+                series.requests.inc()
+                series.duration.observe(MonotonicClock.milliseconds(since: started) / 1000)
+            }
         }
         do {
             let response = try next(request, context)
@@ -67,6 +71,10 @@ public struct MetricsMiddleware: Middleware {
             let response = error.response(for: request)
             status = response.status.code
             return response
+        } catch let offload as OffloadRequest {
+            // counted once, when the bulkhead answers it
+            answered = false
+            throw offload
         }
     }
 

@@ -1,5 +1,16 @@
+import Bulkheads
+
 /// Handles a request: a route handler, or a chain of middleware ending in one.
 public typealias Responder = @Sendable (Request, Context) throws -> Response
+
+/// `handler` run on `bulkhead` rather than on a request thread: for work that always waits
+/// (hashing, a provider's answer). The server moves the request there before the handler starts.
+public func offloading(to bulkhead: BulkheadName, _ handler: @escaping Responder) -> Responder {
+    { request, context in
+        try RequestThread.offload(to: bulkhead)
+        return try handler(request, context)
+    }
+}
 
 /// Wraps a responder: sees the request before it and the response (or error) after it.
 public protocol Middleware: Sendable {
@@ -69,6 +80,9 @@ public struct ErrorMiddleware: Middleware {
             return try next(request, context)
         } catch let error as HTTPError {
             return error.response(for: request)
+        } catch let offload as OffloadRequest {
+            // not an error: the server runs the request again on that bulkhead
+            throw offload
         } catch {
             if let mapped = map(error) { return mapped.response(for: request) }
             report(error, request, context)

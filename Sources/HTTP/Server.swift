@@ -1,6 +1,21 @@
+import Bulkheads
 import CMicroHTTPD
 import Foundation
 import Synchronization
+
+/// Where the server moves requests that must wait for one kind of slow work, and what it answers
+/// when that bulkhead is full (a 503 whose `Retry-After` is the bulkhead's).
+public struct OffloadTarget: Sendable {
+    public let bulkhead: Bulkhead
+    public let rejection: HTTPError
+
+    public init(bulkhead: Bulkhead, rejection: HTTPError) {
+        self.bulkhead = bulkhead
+        var rejection = rejection
+        rejection.retryAfter = rejection.retryAfter ?? bulkhead.retryAfterSeconds
+        self.rejection = rejection
+    }
+}
 
 /// Listening address, thread pool and the limits every connection lives under.
 public struct ServerOptions: Sendable {
@@ -37,8 +52,12 @@ public struct ServerError: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// An HTTP/1.1 server over libmicrohttpd: an epoll thread pool, keep-alive, a body limit,
-/// connection limits, an idle timeout and a request timeout (`RequestDeadlines`). Handlers run synchronously on its worker threads.
+/// An HTTP/1.1 server over libmicrohttpd: a thread pool, keep-alive, a body limit, connection
+/// limits, an idle timeout and a request timeout (`RequestDeadlines`). Handlers run on its request
+/// threads, each of which serves many connections; a handler that would wait for something slow
+/// throws `OffloadRequest`, and the server suspends that connection (libmicrohttpd's
+/// suspend/resume) and runs the request again on the bulkhead named, resuming the connection with
+/// its answer, while the request thread goes on with its other connections.
 ///
 /// The daemon handle lives in `lifecycle`: it is started and quiesced under that lock, and the one
 /// thread that moves it to `.stopped` stops it, outside the lock (stopping joins the worker
@@ -47,6 +66,8 @@ public struct ServerError: Error, CustomStringConvertible {
 public final class Server: Sendable {
     public let options: ServerOptions
     let responder: Responder
+    /// The bulkheads requests may be moved to, by name.
+    let offloadTargets: [BulkheadName: OffloadTarget]
     let deadlines: RequestDeadlines
     private let lifecycle = Mutex(Lifecycle())
     private let watchdogQueue = DispatchQueue(label: "http.request-deadlines")
@@ -72,9 +93,11 @@ public final class Server: Sendable {
     /// The port actually bound (differs from `options.port` when that was 0).
     public var port: UInt16 { lifecycle.withLock { $0.port } }
 
-    /// `responder` answers every request; errors it throws are rendered in the error shape.
-    public init(options: ServerOptions, responder: @escaping Responder) {
+    /// `responder` answers every request; errors it throws are rendered in the error shape. A
+    /// request that asks to be offloaded to a bulkhead not in `offload` runs where it is.
+    public init(options: ServerOptions, offload: [BulkheadName: OffloadTarget] = [:], responder: @escaping Responder) {
         self.options = options
+        self.offloadTargets = offload
         self.responder = responder
         self.deadlines = RequestDeadlines(timeoutSeconds: options.requestTimeoutSeconds)
     }
@@ -97,7 +120,7 @@ public final class Server: Sendable {
             // ("Failed to remove listen FD from epoll set", daemon.c; an open libmicrohttpd defect,
             // hit by a CI run of the stop-while-in-flight test). The poll() side signals workers
             // through the ITC instead and has no such race.
-            let flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+            let flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             let daemon = shop_mhd_start(UInt32(flags), options.host, options.port,
                                         serverAccessHandler, context,
                                         serverRequestCompleted, context,
@@ -174,7 +197,33 @@ public final class Server: Sendable {
         inFlight.leave()
     }
 
-    /// Runs the responder; never throws, whatever the handler did.
+    /// What a request thread makes of a request: its answer, or where it must go instead.
+    enum Outcome {
+        case answered(Response)
+        case offload(OffloadTarget)
+    }
+
+    /// Runs the responder on a request thread; never throws, whatever the handler did.
+    func answerOnRequestThread(_ request: Request) -> Outcome {
+        RequestThread.begin()
+        defer { RequestThread.end() }
+        do {
+            return .answered(try responder(request, Context()))
+        } catch let offload as OffloadRequest {
+            guard let target = offloadTargets[offload.bulkhead] else {
+                // no such bulkhead here: the request waits where it is, as it would without one
+                RequestThread.end()
+                return .answered(answer(request))
+            }
+            return .offload(target)
+        } catch let error as HTTPError {
+            return .answered(error.response(for: request))
+        } catch {
+            return .answered(HTTPError.internalError.response(for: request))
+        }
+    }
+
+    /// Runs the responder where waiting is allowed (a bulkhead's thread); never throws.
     func answer(_ request: Request) -> Response {
         do {
             return try responder(request, Context())
@@ -184,6 +233,13 @@ public final class Server: Sendable {
             return HTTPError.internalError.response(for: request)
         }
     }
+}
+
+/// A suspended connection, handed to the bulkhead thread that resumes it: libmicrohttpd lets any
+/// thread call `MHD_resume_connection`, and the connection stays valid while suspended.
+struct SuspendedConnection: @unchecked Sendable {
+    let connection: OpaquePointer
+    let pending: PendingRequest
 }
 
 /// Per-request state kept by libmicrohttpd between calls of the access handler.
@@ -197,6 +253,10 @@ final class PendingRequest {
     /// Body bytes seen, kept or not.
     var received = 0
     var tooLarge = false
+    /// The answer a bulkhead made while the connection was suspended; queued when it resumes.
+    /// Written by the bulkhead's thread before `MHD_resume_connection`, read by the request thread
+    /// after libmicrohttpd resumed it (the resume's lock orders the two).
+    var offloadedResponse: Response?
 
     init(pathHasControlCharacter: Bool = false) {
         self.pathHasControlCharacter = pathHasControlCharacter

@@ -58,6 +58,10 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
         return .YES
     }
 
+    if let ready = pending.offloadedResponse {
+        pending.offloadedResponse = nil
+        return queue(ready, on: connection)
+    }
     if pending.tooLarge { return answer(tooLargeResponse(server, connection)) }
     server.deadlines.requestReceived(client)
     let headers = requestHeaders(connection)
@@ -70,8 +74,28 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
                           remoteAddress: peer,
                           clientAddress: server.options.trustedProxies.clientAddress(peer: peer, headers: headers))
     pending.body = []
-    // For HEAD, libmicrohttpd sends the headers (Content-Length included, as for GET) and no body.
-    return queue(server.answer(request), on: connection)
+    switch server.answerOnRequestThread(request) {
+    case .answered(let response):
+        // For HEAD, libmicrohttpd sends the headers (Content-Length included, as for GET) and no body.
+        return queue(response, on: connection)
+    case .offload(let target):
+        return offload(request, to: target, pending: pending, connection: connection, server: server)
+    }
+}
+
+/// Moves a request to `target`'s bulkhead: the connection is suspended, the bulkhead answers, the
+/// connection resumes and the access handler queues that answer. A full bulkhead answers at once.
+private func offload(_ request: Request, to target: OffloadTarget, pending: PendingRequest, connection: OpaquePointer,
+                     server: Server) -> MHD_Result {
+    guard target.bulkhead.reserve() else { return queue(target.rejection.response(for: request), on: connection) }
+    // Suspended before the job can start, so its resume never comes first.
+    MHD_suspend_connection(connection)
+    let suspended = SuspendedConnection(connection: connection, pending: pending)
+    target.bulkhead.run(reserved: { [server] in
+        suspended.pending.offloadedResponse = server.answer(request)
+        MHD_resume_connection(suspended.connection)
+    })
+    return .YES
 }
 
 /// Called when libmicrohttpd opens a connection and again before it closes the socket: the

@@ -1,3 +1,4 @@
+import Bulkheads
 import Dispatch
 import Foundation
 import SQL
@@ -118,6 +119,7 @@ public final class Pool: Database, @unchecked Sendable {
         while true {
             do {
                 return try lend { connection in
+                    if !readOnly { RequestThread.noteWrite() }
                     try begin(on: connection, isolation: isolation, readOnly: readOnly)
                     if durability == .processCrash {
                         try connection.execute(script: "SET LOCAL synchronous_commit = off")
@@ -150,7 +152,7 @@ public final class Pool: Database, @unchecked Sendable {
     /// it was found broken. When every connection stays busy for `acquireTimeout` seconds (a full
     /// pool, a stalled server) it gives up with `PoolExhaustedError` rather than wait forever.
     private func lend<T>(_ body: (Connection) throws -> T) throws -> T {
-        guard counters.acquire(turns, timeout: acquireTimeout) else {
+        guard try counters.acquire(turns, timeout: acquireTimeout) else {
             throw PoolExhaustedError(pool: counters.statistics.name, waitedSeconds: acquireTimeout)
         }
         let index = idleSlots.withLock { $0.removeLast() }

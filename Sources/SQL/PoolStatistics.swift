@@ -1,3 +1,4 @@
+import Bulkheads
 import Dispatch
 import Synchronization
 
@@ -42,12 +43,14 @@ public final class PoolCounters: Sendable {
     public var statistics: PoolStatistics { state.withLock { $0 } }
 
     /// Takes a turn from `semaphore`, counting the wait; false when none came within `timeout`
-    /// seconds (nil: wait as long as it takes).
-    public func acquire(_ semaphore: DispatchSemaphore, timeout: Double?) -> Bool {
+    /// seconds (nil: wait as long as it takes). On a request thread whose request may still move,
+    /// a turn not free at once throws `OffloadRequest` (the `database` bulkhead) instead of waiting.
+    public func acquire(_ semaphore: DispatchSemaphore, timeout: Double?) throws -> Bool {
         if semaphore.wait(timeout: .now()) == .success {
             state.withLock { $0.acquisitions += 1; $0.inUse += 1 }
             return true
         }
+        try RequestThread.offload(to: .database)
         let start = DispatchTime.now().uptimeNanoseconds
         let acquired: Bool
         if let timeout {

@@ -1,3 +1,4 @@
+import Bulkheads
 import CSQLite
 import Dispatch
 import Foundation
@@ -84,6 +85,9 @@ public final class DatabasePool: Database, @unchecked Sendable {
     /// SQLite fixes `synchronous` for a whole transaction, so a `.powerLoss` writer arriving at
     /// an open group of `.processCrash` writers commits that group first and opens its own.
     public func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {
+        // The writer's turn is waited for where the request is: it is held for one transaction's
+        // statements (the fsync is shared after it), never for anything outside the database.
+        RequestThread.noteWrite()
         group.withLock { $0.queued += 1 }
         var outcome: Result<T, any Error>?
         var joined: CommitGroup?
@@ -216,7 +220,7 @@ public final class DatabasePool: Database, @unchecked Sendable {
         if readsUseWriter {
             return try onWriter(body)
         }
-        _ = readerCounters.acquire(readerSlots, timeout: nil)
+        _ = try readerCounters.acquire(readerSlots, timeout: nil)
         let index = idleReaders.withLock { $0.removeLast() }
         defer {
             idleReaders.withLock { $0.append(index) }

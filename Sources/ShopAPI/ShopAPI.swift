@@ -1,3 +1,4 @@
+import Bulkheads
 import Crypto
 import Foundation
 import HTTP
@@ -10,10 +11,15 @@ public struct ShopAPI: Sendable {
     public let responder: Responder
     /// What `GET /metrics` shows (on its own port, see `MetricsEndpoint`).
     public let metrics: ShopMetrics
+    /// Where `HTTP.Server` moves requests that must wait (hashing, providers, a busy pool).
+    public let offloadTargets: [BulkheadName: OffloadTarget]
 
     /// `documentPath`: the OpenAPI document served at `/openapi.json`.
     public init(shop: Shop, documentPath: String = "openapi.json", metrics: MetricsRegistry = MetricsRegistry()) {
+        let offloadTargets = ShopBulkheads.make(shop.config)
+        self.offloadTargets = offloadTargets
         let shopMetrics = ShopMetrics(registry: metrics, database: shop.reads)
+        shopMetrics.sampleBulkheads(offloadTargets.values.map(\.bulkhead), providers: shop.payments.guardian)
         self.metrics = shopMetrics
         let counting = MetricsMiddleware(registry: metrics)
         let routes = Routes()
@@ -53,7 +59,8 @@ public struct ShopAPI: Sendable {
         FavoriteController(favorites: shop.favorites).register(signedIn)
         CartController(carts: shop.carts).register(signedIn)
         AddressController(addresses: shop.addresses).register(signedIn)
-        OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics).register(signedIn)
+        OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics,
+                        refunds: offloadTargets[.payments]?.bulkhead).register(signedIn)
         DeliveryController(orders: shop.orders).register(api)
         PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)

@@ -1,3 +1,4 @@
+import Bulkheads
 import Dispatch
 import SQL
 import Testing
@@ -72,10 +73,10 @@ struct ReplicaReadsTests {
         #expect(stats.map(\.name) == ["primary", "replica"])
     }
 
-    @Test func aTurnTakenAtOnceIsCountedWithoutAWait() {
+    @Test func aTurnTakenAtOnceIsCountedWithoutAWait() throws {
         let counters = PoolCounters(name: "primary", size: 1)
         let turns = DispatchSemaphore(value: 1)
-        #expect(counters.acquire(turns, timeout: 1))
+        #expect(try counters.acquire(turns, timeout: 1))
         let stats = counters.statistics
         #expect(stats.acquisitions == 1 && stats.inUse == 1 && stats.waits == 0 && stats.timeouts == 0)
         counters.returned()
@@ -83,22 +84,43 @@ struct ReplicaReadsTests {
         #expect(counters.statistics.inUse == 0)
     }
 
-    @Test func aFullPoolGivesUpAfterItsTimeoutAndCountsIt() {
+    @Test func aFullPoolGivesUpAfterItsTimeoutAndCountsIt() throws {
         let counters = PoolCounters(name: "primary", size: 1)
         let turns = DispatchSemaphore(value: 0)
         let started = DispatchTime.now().uptimeNanoseconds
-        #expect(!counters.acquire(turns, timeout: 0.05))
+        #expect(try !counters.acquire(turns, timeout: 0.05))
         #expect(DispatchTime.now().uptimeNanoseconds - started >= 50_000_000)
         let stats = counters.statistics
         #expect(stats.timeouts == 1 && stats.waits == 1 && stats.acquisitions == 0 && stats.inUse == 0)
         #expect(stats.waitSeconds >= 0.05)
     }
 
-    @Test func aWaitThatEndsInATurnIsCountedAsAWait() {
+    @Test func aRequestThreadIsSentToTheDatabaseBulkheadInsteadOfWaitingForAFullPool() throws {
+        let counters = PoolCounters(name: "primary", size: 1)
+        let turns = DispatchSemaphore(value: 0)
+        RequestThread.begin()
+        defer { RequestThread.end() }
+        let started = DispatchTime.now().uptimeNanoseconds
+        #expect(throws: OffloadRequest(bulkhead: .database)) { try counters.acquire(turns, timeout: 5) }
+        #expect(DispatchTime.now().uptimeNanoseconds - started < 1_000_000_000)
+        #expect(counters.statistics.waits == 0)
+    }
+
+    @Test func aRequestThatHasWrittenWaitsWhereItIsRatherThanRunTwice() throws {
+        let counters = PoolCounters(name: "primary", size: 1)
+        let turns = DispatchSemaphore(value: 0)
+        RequestThread.begin()
+        defer { RequestThread.end() }
+        RequestThread.noteWrite()
+        #expect(try !counters.acquire(turns, timeout: 0.02))
+        #expect(counters.statistics.timeouts == 1)
+    }
+
+    @Test func aWaitThatEndsInATurnIsCountedAsAWait() throws {
         let counters = PoolCounters(name: "primary", size: 1)
         let turns = DispatchSemaphore(value: 0)
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { turns.signal() }
-        #expect(counters.acquire(turns, timeout: 5))
+        #expect(try counters.acquire(turns, timeout: 5))
         let stats = counters.statistics
         #expect(stats.waits == 1 && stats.acquisitions == 1 && stats.timeouts == 0 && stats.waitSeconds > 0)
     }

@@ -33,7 +33,7 @@ struct DatabaseUnavailableTests {
     @Test func aFullConnectionPoolMapsTo503WithRetryAfter() throws {
         let mapped = try #require(ErrorMapping.map(PoolExhaustedError(pool: "primary", waitedSeconds: 5)))
         #expect(mapped.status == .serviceUnavailable)
-        #expect(mapped.code == "database_unavailable")
+        #expect(mapped.code == "database_busy")
         #expect(mapped.response(in: .default).headers["Retry-After"] == "1")
     }
 

@@ -172,17 +172,58 @@ struct PaymentAPITests {
         #expect(params["sign"] == PaymentSigner.wechat(params))
 
         gateway.setMode(.resultFail(code: "NOTENOUGH", description: "余额不足"))
-        let refused = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token,
-                                     headers: [("Accept-Language", "en")])
+        let second = try s.placeOrder()
+        let refused = try s.app.send("POST", "/api/v1/orders/\(second.id.rawValue)/payments", json: ["provider": "wechatpay"],
+                                     token: s.token, headers: [("Accept-Language", "en")])
         #expect(refused.status == 502)
         #expect(refused.errorCode == "provider_error")
         #expect((refused.error["message"] as? String)?.contains("NOTENOUGH 余额不足") == true)
 
         gateway.setMode(.silent(seconds: 3))
-        let silent = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
+        let third = try s.placeOrder()
+        let silent = try s.app.send("POST", "/api/v1/orders/\(third.id.rawValue)/payments", json: ["provider": "wechatpay"],
+                                    token: s.token)
         #expect(silent.status == 504)
         #expect(silent.errorCode == "provider_timeout")
-        #expect(try s.status(order) == .pendingPayment)
+        #expect(try s.status(third) == .pendingPayment)
+    }
+
+    @Test func startingAgainWhileThePrepayIDIsValidReturnsItWithoutCallingWechatPay() throws {
+        let gateway = try FakeWechatPayGateway()
+        let s = try PaymentAPIScenario { PaymentKeys.configure(&$0, wechatGateway: gateway, alipayGateway: nil) }
+        let order = try s.placeOrder()
+        let path = "/api/v1/orders/\(order.id.rawValue)/payments"
+        let first = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
+        let again = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
+        #expect(first.status == 201 && again.status == 201)
+        #expect(again.json["payment_id"] as? NSNumber == first.json["payment_id"] as? NSNumber)
+        #expect((again.json["pay_params"] as? [String: String])?["prepayid"] != nil)
+        #expect((again.json["pay_params"] as? [String: String]) == (first.json["pay_params"] as? [String: String]))
+        #expect(gateway.requests.filter { $0.path == "/pay/unifiedorder" }.count == 1)
+        // once the prepay id has expired, a start calls again
+        s.app.clock.advance(by: 2 * 3_600)
+        let later = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
+        #expect(later.status == 201 || later.errorCode == "order_not_payable")
+    }
+
+    @Test func paymentStartsPerOrderAreBoundedAndTheNextIs429() throws {
+        let gateway = try FakeWechatPayGateway()
+        let s = try PaymentAPIScenario {
+            PaymentKeys.configure(&$0, wechatGateway: gateway, alipayGateway: nil)
+            $0.payments.maxAttemptsPerOrder = 3
+        }
+        let order = try s.placeOrder()
+        let path = "/api/v1/orders/\(order.id.rawValue)/payments"
+        gateway.setMode(.resultFail(code: "SYSTEMERROR", description: "系统超时"))
+        for _ in 0..<3 {
+            #expect(try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token).status == 502)
+        }
+        let refused = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
+        #expect(refused.status == 429)
+        #expect(refused.errorCode == "too_many_attempts")
+        #expect(gateway.requests.filter { $0.path == "/pay/unifiedorder" }.count == 3)
+        let rows = try s.shop.pool.read { db in try db.scalar("SELECT COUNT(*) FROM payments WHERE order_id = \(order.id)", as: Int.self) }
+        #expect(rows == 3)
     }
 
     // MARK: webhooks

@@ -16,6 +16,9 @@ struct RefundNotificationAPITests {
         #expect(try s.webhook("wechatpay", body: try gateway.pay(order.number), contentType: "text/xml").status == 200)
         let cancelled = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/cancel", token: s.token)
         #expect(cancelled.json["status"] as? String == "refunding")
+        // the refund reaches WeChat Pay off the request (the payments bulkhead), not before the answer
+        let deadline = Date().addingTimeInterval(10)
+        while gateway.refunds.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         let refund = try #require(gateway.refunds.keys.first)
 
         let garbled = String(decoding: try gateway.refundNotification(refund), as: UTF8.self)

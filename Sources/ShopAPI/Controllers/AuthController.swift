@@ -1,3 +1,4 @@
+import Bulkheads
 import HTTP
 import ShopCore
 
@@ -38,10 +39,11 @@ struct AuthController {
     }
 
     func register(public routes: RouteGroup, signedIn: RouteGroup) {
+        // the three that hash a password run on the hashing bulkhead, never on a request thread
         routes.post("/auth/verification-codes", use: requestCode)
-            .post("/auth/register", use: registerAccount)
-            .post("/auth/login", use: login)
-            .post("/auth/password-reset", use: resetPassword)
+            .post("/auth/register", use: offloading(to: .hashing, registerAccount))
+            .post("/auth/login", use: offloading(to: .hashing, login))
+            .post("/auth/password-reset", use: offloading(to: .hashing, resetPassword))
         signedIn.post("/auth/logout", use: logout)
     }
 

@@ -1,3 +1,4 @@
+import Bulkheads
 import HTTP
 import ShopCore
 
@@ -7,6 +8,8 @@ struct OrderController {
     let payments: PaymentService
     let logger: Logger
     let metrics: ShopMetrics
+    /// Where a cancelled paid order's refund is sent to its provider (the payments bulkhead).
+    let refunds: Bulkhead?
 
     /// `{"address_id", "note"?}` checks out the selected cart lines; with `items` it is "buy now".
     /// Prices, status and owner never come from the client.
@@ -62,19 +65,22 @@ struct OrderController {
         try .json(OrderResponse(orders.order(OrderID(try request.idParameter()), for: try context.user())))
     }
 
-    /// Cancels an order that has not shipped; its stock goes back. A paid one becomes `refunding`
-    /// and its refund is requested from the provider at once.
+    /// Cancels an order that has not shipped; its stock goes back. A paid one answers `refunding`
+    /// at once: its refund is sent to the provider off the request, on the payments bulkhead when
+    /// it has room, else by the background sweeper.
     func cancel(_ request: Request, _ context: Context) throws -> Response {
         let user = try context.user()
         let cancelled = try orders.cancel(OrderID(try request.idParameter()), for: user)
-        guard cancelled.status == .refunding else { return try .json(OrderResponse(cancelled)) }
-        // the refund goes to the provider now; if it cannot, the sweeper tries again
-        do {
-            try payments.processRefunds(order: cancelled.id)
-        } catch {
-            logger.warning("refund request after cancel failed", ["order": cancelled.number, "error": String(describing: error)])
+        if cancelled.status == .refunding, let refunds {
+            _ = refunds.submit { [payments, logger] in
+                do {
+                    try payments.processRefunds(order: cancelled.id)
+                } catch {
+                    logger.warning("refund request after cancel failed", ["order": cancelled.number, "error": String(describing: error)])
+                }
+            }
         }
-        return try .json(OrderResponse(orders.order(cancelled.id, for: user)))
+        return try .json(OrderResponse(cancelled))
     }
 
     /// Marks a shipped order as received.

@@ -22,7 +22,9 @@ enum APIMessage: String, ErrorMessage {
     case deliveryDateUnavailable, deliverySlotUnavailable, noDeliveryDay
     // Payments
     case unknownProvider, providerUnavailable, invalidSignature, malformedNotification, amountMismatch, unknownOrder
-    case orderNotPayable, providerError, providerTimeout
+    case orderNotPayable, providerError, providerTimeout, providerBusy, providerCircuitOpen, paymentAttemptsExceeded
+    // Staying up when something is slow
+    case busy
     // Social
     case userNotFound, authorNotFound, articleNotFound, commentNotFound, articleCategoryNotFound, unknownArticleCategory, cannotFollowSelf
     case deleteOthersComment, changeOthersArticle, notAnAuthor, invalidReplyTo, titleTaken, invalidCursor
@@ -125,6 +127,17 @@ enum APIMessage: String, ErrorMessage {
             (Status(502), "provider_error", "{provider}暂时无法处理这笔付款：{message}", "{provider} could not take this payment: {message}")
         case .providerTimeout:
             (Status(504), "provider_timeout", "{provider}没有及时响应，请稍后再试。", "{provider} did not answer in time; try again shortly.")
+        case .providerBusy:
+            (.serviceUnavailable, "provider_busy", "正在等待{provider}响应的付款太多，请稍后再试。",
+             "Too many payments are waiting for {provider}; try again shortly.")
+        case .providerCircuitOpen:
+            (.serviceUnavailable, "provider_unavailable", "{provider}暂时无法使用，请 {seconds} 秒后再试或换一种支付方式。",
+             "{provider} is unavailable right now; try again in {seconds} seconds or pay another way.")
+        case .paymentAttemptsExceeded:
+            (.tooManyRequests, "too_many_attempts", "这笔订单发起付款的次数太多了（最多 {max} 次）。",
+             "This order has been sent to payment too many times (at most {max}).")
+        case .busy:
+            (.serviceUnavailable, "busy", "店里正忙，请稍后再试。", "The shop is busy right now; try again shortly.")
 
         case .userNotFound:
             (.notFound, "not_found", "没有这个用户。", "No such user.")
@@ -157,7 +170,7 @@ enum APIMessage: String, ErrorMessage {
             (.serviceUnavailable, "database_unavailable", "暂时连不上数据库，请稍后再试。",
              "The database cannot be reached right now. Try again shortly.")
         case .databaseBusy:
-            (.serviceUnavailable, "database_unavailable", "店里太忙，暂时连不上数据库，请稍后再试。",
+            (.serviceUnavailable, "database_busy", "店里太忙，暂时连不上数据库，请稍后再试。",
              "The shop is too busy to reach its database right now. Try again shortly.")
         case .fileNotFound:
             (.notFound, "not_found", "没有这个文件。", "No such file.")

@@ -25,6 +25,13 @@ extension ErrorMapping {
             return HTTPError(.providerError, ["provider": name(of: provider), "message": LocalizedText(zh: message, en: message)])
         case .providerTimeout(let provider):
             return HTTPError(.providerTimeout, ["provider": name(of: provider)])
+        case .providerBusy(let provider):
+            return HTTPError(.providerBusy, ["provider": name(of: provider)], retryAfter: 1)
+        case .providerUnavailable(let provider, let retryAfter):
+            return HTTPError(.providerCircuitOpen, ["provider": name(of: provider), "seconds": .verbatim(String(retryAfter))],
+                             retryAfter: retryAfter)
+        case .tooManyAttempts(let max):
+            return HTTPError(.paymentAttemptsExceeded, ["max": .verbatim(String(max))])
         }
     }
 

@@ -1,3 +1,4 @@
+import Bulkheads
 import Metrics
 import SQL
 import ShopCore
@@ -74,5 +75,46 @@ public struct ShopMetrics: Sendable {
                          type: "counter", labels: ["pool"], sample: each { $0.waitSeconds })
         registry.sampled("shop_db_pool_timeouts_total", help: "Waits for a connection that gave up (answered 503).",
                          type: "counter", labels: ["pool"], sample: each { Double($0.timeouts) })
+    }
+}
+
+extension ShopMetrics {
+    /// Each bulkhead's queue, rejections and waits, and each payment provider's breaker and calls
+    /// in flight, read at every scrape: what shows a slow dependency filling its own bulkhead.
+    func sampleBulkheads(_ bulkheads: [Bulkhead], providers: ProviderGuard) {
+        func each(_ value: @escaping @Sendable (BulkheadStatistics) -> Double) -> @Sendable () -> [(labels: [String], value: Double)] {
+            { bulkheads.map { $0.statistics }.sorted { $0.name < $1.name }.map { ([$0.name], value($0)) } }
+        }
+        registry.sampled("shop_bulkhead_workers", help: "Threads a bulkhead may run at once.",
+                         labels: ["bulkhead"], sample: each { Double($0.workers) })
+        registry.sampled("shop_bulkhead_running", help: "Requests a bulkhead is running now.",
+                         labels: ["bulkhead"], sample: each { Double($0.running) })
+        registry.sampled("shop_bulkhead_queue_depth", help: "Requests waiting for a bulkhead's worker now.",
+                         labels: ["bulkhead"], sample: each { Double($0.queued) })
+        registry.sampled("shop_bulkhead_rejections_total", help: "Requests refused (503) because the bulkhead was full.",
+                         type: "counter", labels: ["bulkhead"], sample: each { Double($0.rejected) })
+        registry.sampled("shop_bulkhead_completed_total", help: "Requests a bulkhead has answered.",
+                         type: "counter", labels: ["bulkhead"], sample: each { Double($0.completed) })
+        registry.sampled("shop_bulkhead_wait_seconds_total", help: "Seconds requests waited for a bulkhead's worker.",
+                         type: "counter", labels: ["bulkhead"], sample: each { $0.waitSeconds })
+        let providerNames = PaymentProvider.allCases
+        registry.sampled("shop_payment_breaker_open", help: "A provider's circuit breaker: 0 closed, 1 open, 0.5 half open (one trial call).",
+                         labels: ["provider"], sample: {
+            providerNames.map { provider in
+                let value: Double = switch providers.breakerState(provider) {
+                case .closed: 0
+                case .open: 1
+                case .halfOpen: 0.5
+                }
+                return ([provider.rawValue], value)
+            }
+        })
+        registry.sampled("shop_payment_calls_in_flight", help: "Calls to payment providers waiting for an answer on this node.",
+                         sample: { [([], Double(providers.counts.inFlight))] })
+        registry.sampled("shop_payment_calls_refused_total", help: "Provider calls refused at once, by reason (busy: the limit; open: a breaker).",
+                         type: "counter", labels: ["reason"], sample: {
+            let counts = providers.counts
+            return [(["busy"], Double(counts.refusedBusy)), (["open"], Double(counts.refusedOpen))]
+        })
     }
 }

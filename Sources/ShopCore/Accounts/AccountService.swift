@@ -25,7 +25,7 @@ public struct AccountService: Sendable {
         self.verification = verification
         let parameters = PasswordHasher.Parameters(memoryKiB: UInt32(settings.argon2MemoryKiB),
                                                    iterations: UInt32(settings.argon2Iterations), parallelism: 1)
-        let limit = HashingLimit(limit: settings.maxConcurrentHashes > 0 ? settings.maxConcurrentHashes : HashingLimit.automatic())
+        let limit = HashingLimit(limit: settings.concurrentHashes)
         credentials = CredentialHasher(pepper: settings.pepper, hasher: PasswordHasher(parameters: parameters, random: random),
                                        limit: limit)
         dummyHash = try credentials.hasher.hash(random.bytes(32))

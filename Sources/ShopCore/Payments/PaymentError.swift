@@ -19,4 +19,10 @@ public enum PaymentError: Error, Equatable, Sendable {
     case providerError(PaymentProvider, String)
     /// The provider did not answer within `payments.provider_timeout_seconds`.
     case providerTimeout(PaymentProvider)
+    /// `payments.max_concurrent_calls` calls are already waiting on providers from this node.
+    case providerBusy(PaymentProvider)
+    /// The provider's circuit breaker is open after failures in a row: try again in `retryAfter` seconds.
+    case providerUnavailable(PaymentProvider, retryAfter: Int)
+    /// The order has had `payments.max_attempts_per_order` payment starts.
+    case tooManyAttempts(max: Int)
 }

@@ -1,3 +1,4 @@
+import Bulkheads
 import Crypto
 import CurlClient
 import Foundation
@@ -15,6 +16,8 @@ public struct PaymentService: Sendable {
     /// The providers' APIs, when all of their keys are set.
     let wechat: WechatPayGateway?
     let alipay: AlipayGateway?
+    /// The limits and circuit breakers every provider call of this node passes.
+    public let guardian: ProviderGuard
     let payments = PaymentStore()
     let orders = OrderStore()
     let refundStore = RefundStore()
@@ -22,7 +25,11 @@ public struct PaymentService: Sendable {
 
     public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger,
                 random: SecureRandom = SecureRandom(), transport: any ProviderTransport = URLSessionTransport(),
-                refundTransport: (any ProviderTransport)? = nil) throws {
+                refundTransport: (any ProviderTransport)? = nil, guardian: ProviderGuard? = nil) throws {
+        let guardian = guardian ?? ProviderGuard(settings)
+        self.guardian = guardian
+        let transport = GuardedTransport(inner: transport, guardian: guardian)
+        let refundTransport = refundTransport.map { GuardedTransport(inner: $0, guardian: guardian) as any ProviderTransport }
         self.pool = pool
         self.settings = settings
         self.clock = clock
@@ -59,7 +66,8 @@ public struct PaymentService: Sendable {
             wechat = WechatPayGateway(apiKey: settings.wechatpayAPIKey, appID: settings.wechatpayAppID, mchID: settings.wechatpayMchID,
                                       gatewayURL: settings.wechatpayGatewayURL, notifyURL: notifyURL(.wechatpay), timeout: timeout,
                                       transport: transport,
-                                      refundTransport: refundTransport ?? (identity.map { CurlTransport(identity: $0) } ?? transport),
+                                      refundTransport: refundTransport
+                                          ?? (identity.map { GuardedTransport(inner: CurlTransport(identity: $0), guardian: guardian) } ?? transport),
                                       random: random)
         } else {
             wechat = nil
@@ -82,19 +90,61 @@ public struct PaymentService: Sendable {
     }
 
     /// Starts paying an order of one's own that waits for payment: what the client's SDK needs.
-    /// WeChat Pay is called (unified order) after the attempt is recorded, outside the transaction,
-    /// so a slow provider never holds the database.
+    /// Starting again for the same order, provider and channel while the provider's answer is valid
+    /// returns that answer without another call (WeChat's prepay id lives two hours, an Alipay order
+    /// string until the order's deadline); at most `payments.max_attempts_per_order` fresh starts.
+    /// A provider that is called (WeChat Pay's unified order) is called after the attempt is
+    /// recorded, outside the transaction, so a slow provider never holds the database; on a request
+    /// thread the request first moves to the `payments` bulkhead, so it never holds that thread either.
     public func start(_ orderID: OrderID, provider: PaymentProvider, for user: UserID, clientIP: String = "127.0.0.1") throws -> PaymentIntent {
         guard verifiers[provider] != nil else { throw PaymentError.providerNotConfigured(provider) }
         if provider == .wechatpay, wechat == nil { throw PaymentError.providerNotConfigured(provider) }
         if provider == .alipay, alipay == nil { throw PaymentError.providerNotConfigured(provider) }
+        let callsProvider = provider == .wechatpay
+        if callsProvider { try guardian.checkAvailable(provider) }
+        let channel = "app"
         let now = clock.unixNow
-        let (id, order) = try pool.write { db in
+        func existing(_ db: any SQLConnection) throws -> (Order, PaymentIntent?) {
             guard let order = try orders.find(orderID, of: user, db) else { throw OrderError.notFound }
             guard order.status.canMove(to: .paid) else { throw PaymentError.orderNotPayable(order.status) }
-            return (try payments.insert(order: order.id, provider: provider, amountCents: order.totalCents, at: now, db), order)
+            if let kept = try payments.keptAnswer(order: order.id, provider: provider, channel: channel, at: now, db) {
+                return (order, Self.intent(kept.id, provider, order, payParamsText: kept.payParams))
+            }
+            guard try payments.attempts(order: order.id, db) < settings.maxAttemptsPerOrder else {
+                throw PaymentError.tooManyAttempts(max: settings.maxAttemptsPerOrder)
+            }
+            return (order, nil)
         }
+        if let kept = try pool.read({ db in try existing(db).1 }) { return kept }
+        if callsProvider { try RequestThread.offload(to: .payments) }
+        let (order, id, kept) = try pool.write { db -> (Order, PaymentID?, PaymentIntent?) in
+            // rival starts of one order are counted one after another
+            try db.serialize(on: "payments:order:\(orderID.rawValue)")
+            let (order, kept) = try existing(db)
+            if let kept { return (order, nil, kept) }
+            return (order, try payments.insert(order: order.id, provider: provider, amountCents: order.totalCents, at: now, db), nil)
+        }
+        if let kept { return kept }
+        guard let id else { preconditionFailure("a start without a kept answer records an attempt") }
         let params = try payParams(provider, order: order, payment: id, clientIP: clientIP, at: now)
+        let deadline = Int64(order.payDeadline.timeIntervalSince1970)
+        let validUntil = provider == .wechatpay ? min(deadline, now + Self.prepayLifetimeSeconds) : deadline
+        try pool.write(durability: .processCrash) { db in
+            try payments.keep(id, payParams: JSONValue.canonicalText(params.mapValues { .string($0) }), validUntil: validUntil, db)
+        }
+        return PaymentIntent(paymentID: id, provider: provider, amountCents: order.totalCents, payParams: params)
+    }
+
+    /// How long WeChat Pay keeps a `prepay_id` usable (two hours), less a margin for the buyer's taps.
+    static let prepayLifetimeSeconds: Int64 = 2 * 3_600 - 300
+
+    private static func intent(_ id: PaymentID, _ provider: PaymentProvider, _ order: Order, payParamsText: String) -> PaymentIntent? {
+        guard let object = JSONValue.object(parsing: payParamsText) else { return nil }
+        var params: [String: String] = [:]
+        for (key, value) in object {
+            guard case .string(let text) = value else { return nil }
+            params[key] = text
+        }
         return PaymentIntent(paymentID: id, provider: provider, amountCents: order.totalCents, payParams: params)
     }
 

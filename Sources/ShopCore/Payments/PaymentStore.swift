@@ -24,6 +24,29 @@ struct PaymentStore {
             """, returning: PaymentID.self)
     }
 
+    /// The pay parameters of an attempt still pending whose answer is valid at `now`, for the same
+    /// order, provider and channel: what a repeated start returns without calling the provider.
+    func keptAnswer(order: OrderID, provider: PaymentProvider, channel: String, at now: Int64,
+                    _ db: any SQLConnection) throws -> (id: PaymentID, payParams: String)? {
+        guard let row = try db.queryOne("""
+            SELECT id, pay_params FROM payments
+            WHERE order_id = \(order) AND provider = \(provider) AND channel = \(channel) AND status = 'pending'
+              AND pay_params IS NOT NULL AND valid_until > \(now)
+            ORDER BY id DESC LIMIT 1
+            """) else { return nil }
+        return (try row.decode("id"), try row.decode("pay_params"))
+    }
+
+    /// How many payment attempts an order has had.
+    func attempts(order: OrderID, _ db: any SQLConnection) throws -> Int {
+        try db.scalar("SELECT COUNT(*) FROM payments WHERE order_id = \(order)", as: Int.self) ?? 0
+    }
+
+    /// Keeps the provider's answer to an attempt until `validUntil`.
+    func keep(_ id: PaymentID, payParams: String, validUntil: Int64, _ db: any SQLConnection) throws {
+        try db.run("UPDATE payments SET pay_params = \(payParams), valid_until = \(validUntil) WHERE id = \(id)")
+    }
+
     func find(_ id: PaymentID, _ db: any SQLConnection) throws -> Payment? {
         try db.queryOne("SELECT \(Self.columns) FROM payments WHERE id = \(id)").map(Self.payment)
     }

@@ -73,6 +73,13 @@ public struct Config: Sendable {
         public var argon2Iterations = 2
         /// Argon2 computations at once; 0 means half the cores (at least one).
         public var maxConcurrentHashes = 0
+        /// Requests that may wait for hashing on a node; beyond them → 503 `busy`.
+        public var hashQueue = 64
+
+        /// Argon2 computations at once on this node: `maxConcurrentHashes`, or half the cores.
+        public var concurrentHashes: Int {
+            maxConcurrentHashes > 0 ? maxConcurrentHashes : HashingLimit.automatic()
+        }
     }
 
     public struct Orders: Sendable {
@@ -115,6 +122,14 @@ public struct Config: Sendable {
         public var publicBaseURL = ""
         /// How long a call to a provider may take before the request answers 504.
         public var providerTimeoutSeconds = 10
+        /// Calls to providers in flight on one node; beyond them → 503 `provider_busy`.
+        public var maxConcurrentCalls = 32
+        /// Failures or timeouts in a row after which a provider is skipped (503 `provider_unavailable`)...
+        public var breakerFailures = 5
+        /// ...for this many seconds; then one trial call decides.
+        public var breakerSeconds = 30
+        /// Payment starts (calls for a fresh answer) per order; beyond them → 429 `too_many_attempts`.
+        public var maxAttemptsPerOrder = 10
     }
 
     public struct App: Sendable {

@@ -60,7 +60,7 @@ struct ServeCommand: Command {
             maxConnections: config.server.maxConnections, maxConnectionsPerIP: config.server.maxConnectionsPerIP,
             maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds,
             requestTimeoutSeconds: config.server.requestTimeoutSeconds, trustedProxies: trustedProxies),
-            responder: api.responder)
+            offload: api.offloadTargets, responder: api.responder)
         try server.start()
         let metricsServer = MetricsEndpoint.start(config, registry: api.metrics.registry, logger: logger)
         let sweeper = BackgroundSweeper(shop: shop, logger: logger, onRun: { [metrics = api.metrics] in metrics.sweeperRun(succeeded: $0) })
@@ -75,6 +75,7 @@ struct ServeCommand: Command {
             Thread.sleep(forTimeInterval: TimeInterval(drainSeconds))
             logger.info("shutting down")
             server.stop(grace: 30)
+            for target in api.offloadTargets.values { target.bulkhead.shutdown(timeout: 5) }
             metricsServer?.stop(grace: 1)
             sweeper.stop()
             shop.catalog.flushSearches()

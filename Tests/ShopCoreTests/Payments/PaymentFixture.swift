@@ -37,6 +37,11 @@ final class PaymentScenario: @unchecked Sendable {
 
     func order(_ id: OrderID) throws -> Order { try shop.orders.order(id, for: buyer) }
 
+    /// Makes every kept provider answer stale, so the next start records a new attempt.
+    func expireKeptAnswers() throws {
+        try test.pool.write { db in try db.run("UPDATE payments SET valid_until = 0") }
+    }
+
     /// The rose product's `sales`.
     func sales() throws -> Int64 { try test.orderSales(of: sku) }
 

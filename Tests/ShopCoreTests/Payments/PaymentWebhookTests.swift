@@ -208,7 +208,9 @@ struct PaymentWebhookTests {
         let s = try PaymentScenario()
         let order = try s.placeOrder()
         let first = try s.payments.start(order.id, provider: .mockpay, for: s.buyer)
+        try s.expireKeptAnswers()
         let second = try s.payments.start(order.id, provider: .mockpay, for: s.buyer)
+        #expect(second.paymentID != first.paymentID)
         try s.deliverMockpay(s.mockpayBody(order, event: "evt_a", payment: first.paymentID))
 
         try s.deliverMockpay(s.mockpayBody(order, event: "evt_b", payment: second.paymentID))
