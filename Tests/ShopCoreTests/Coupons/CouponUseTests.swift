@@ -155,6 +155,6 @@ extension TestShop {
         let address = try shop.addresses.create(
             AddressFields(recipient: "王小花", phone: "13800138000", province: "浙江省", city: "杭州市", district: "西湖区",
                           detail: "人民路1号", postalCode: "310000"), for: user)
-        return OrderBuyer(user: user, address: address.id)
+        return OrderBuyer(user: user, address: address.id, ip: ip)
     }
 }
