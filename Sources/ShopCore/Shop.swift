@@ -29,6 +29,8 @@ public final class Shop: Sendable {
     public let articles: ArticleService
     public let favorites: FavoriteService
     public let coupons: CouponService
+    /// Refused coupon codes per buyer and address, shared by cart previews and checkouts.
+    public let couponAttempts: CouponAttempts
     public let articleImporter: ArticleImporter
     public let demoAuthors: DemoAuthorSeeder
     public let demo: DemoShopSeeder
@@ -56,10 +58,11 @@ public final class Shop: Sendable {
         catalog = CatalogService(pool: reads, clock: clock, logger: logger, settings: config.search)
         catalogImporter = CatalogImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes,
                                           mediaPath: config.media.path)
-        carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock)
+        couponAttempts = CouponAttempts(pool: pool, settings: config.coupons, clock: clock)
+        carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock, couponAttempts: couponAttempts)
         addresses = AddressService(pool: pool, clock: clock)
         orders = OrderService(pool: pool, settings: config.orders, maxItems: config.cart.maxItems, clock: clock,
-                              random: random, timeZone: config.app.timeZone)
+                              random: random, couponAttempts: couponAttempts, timeZone: config.app.timeZone)
         payments = try PaymentService(pool: pool, settings: config.payments, mockpayEnabled: config.isMockpayEnabled,
                                       clock: clock, logger: logger, random: random)
         social = SocialService(pool: pool, publicReads: reads, clock: clock)

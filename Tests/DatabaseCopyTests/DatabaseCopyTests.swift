@@ -100,10 +100,10 @@ final class SourceShop: @unchecked Sendable {
         try #require(skus.count == 2)
         order = try shop.orders.checkout(CheckoutRequest(addressID: address.id, note: "生日快乐",
                                                          items: [.init(skuID: skus[0], quantity: 2), .init(skuID: skus[1], quantity: 1)]),
-                                         idempotencyKey: try IdempotencyKey("copy-1"), for: buyer).order.id
+                                         idempotencyKey: try IdempotencyKey("copy-1"), for: buyer, clientIP: "127.0.0.1").order.id
         #expect(try shop.payments.simulateMockpay(order, succeeded: true, for: buyer) == .paid)
         _ = try shop.orders.checkout(CheckoutRequest(addressID: address.id, items: [.init(skuID: skus[1], quantity: 1)]),
-                                     idempotencyKey: try IdempotencyKey("copy-2"), for: buyer)
+                                     idempotencyKey: try IdempotencyKey("copy-2"), for: buyer, clientIP: "127.0.0.1")
         _ = try shop.carts.add(skus[0], quantity: 1, for: buyer)
 
         let (author, article) = try test.pool.read { db in

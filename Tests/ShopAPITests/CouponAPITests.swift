@@ -9,8 +9,83 @@ import Testing
 struct CouponAPITests {
     static let english = [("Accept-Language", "en-US,en;q=0.9")]
 
-    func cart(_ app: TestAPI, _ buyer: OrderAPIBuyer, code: String?, headers: [(String, String)] = []) throws -> TestResponse {
-        try app.send("GET", "/api/v1/cart", query: code.map { ["coupon_code": $0] } ?? [:], token: buyer.token, headers: headers)
+    func cart(_ app: TestAPI, _ buyer: OrderAPIBuyer, code: String?, headers: [(String, String)] = [],
+              from clientIP: String = "10.0.0.1") throws -> TestResponse {
+        try app.send("GET", "/api/v1/cart", query: code.map { ["coupon_code": $0] } ?? [:], token: buyer.token, headers: headers,
+                     from: clientIP)
+    }
+
+    /// The message of a `coupon_invalid` answer with the code it names taken out.
+    func message(_ response: TestResponse, without code: String) -> String? {
+        (response.error["message"] as? String)?.replacingOccurrences(of: code, with: "…")
+    }
+
+    /// A code that starts next month and a guess get the same answer, on the cart and at checkout,
+    /// in both languages: an unannounced code cannot be found by guessing.
+    @Test func anUnknownCodeAndOneNotValidYetAnswerAlike() throws {
+        let app = try TestAPI()
+        let sku = try #require(try app.orderSeed([("A", "50.00", 10)])["A"])
+        _ = try app.shop.coupons.create(NewCoupon(code: "NEWYEAR", rule: .amountOff(cents: 1_000),
+                                                  startsAt: app.clock.now.addingTimeInterval(30 * 86_400)))
+        let buyer = try app.orderBuyer("13900000001")
+        _ = try app.send("POST", "/api/v1/cart/items", json: ["sku_id": sku, "quantity": 1], token: buyer.token)
+        for headers in [Self.english, []] {
+            let later = try cart(app, buyer, code: "NEWYEAR", headers: headers)
+            let guess = try cart(app, buyer, code: "NEWYEAZ", headers: headers)
+            expectError(later, 422, "coupon_invalid")
+            expectError(guess, 422, "coupon_invalid")
+            #expect(message(later, without: "NEWYEAR") == message(guess, without: "NEWYEAZ"), "\(later.text) \(guess.text)")
+            #expect(later.text.replacingOccurrences(of: "NEWYEAR", with: "…")
+                    == guess.text.replacingOccurrences(of: "NEWYEAZ", with: "…"))
+        }
+        let placedLater = try app.orderPlace(buyer, key: "k1", ["address_id": buyer.addressID, "coupon_code": "NEWYEAR"])
+        let placedGuess = try app.orderPlace(buyer, key: "k2", ["address_id": buyer.addressID, "coupon_code": "NEWYEAZ"])
+        expectError(placedLater, 422, "coupon_invalid")
+        #expect(message(placedLater, without: "NEWYEAR") == message(placedGuess, without: "NEWYEAZ"))
+    }
+
+    /// Ten refused codes in a minute, then 429 `too_many_attempts` with `Retry-After` for any code,
+    /// on the cart and at checkout, until the first refusal is a minute old; the cart itself stays open.
+    @Test func guessingCodesIs429AfterTheBuyersTenthRefusal() throws {
+        let app = try TestAPI()
+        let sku = try #require(try app.orderSeed([("A", "50.00", 10)])["A"])
+        _ = try app.shop.coupons.create(NewCoupon(code: "GOOD", rule: .amountOff(cents: 1_000)))
+        let buyer = try app.orderBuyer("13900000001")
+        _ = try app.send("POST", "/api/v1/cart/items", json: ["sku_id": sku, "quantity": 1], token: buyer.token)
+        for index in 0..<5 { expectError(try cart(app, buyer, code: "GUESS\(index)"), 422, "coupon_invalid") }
+        for _ in 0..<3 { #expect(try cart(app, buyer, code: "GOOD").status == 200, "a code that applies is not a refusal") }
+        app.clock.advance(by: 10)
+        for index in 0..<4 { expectError(try cart(app, buyer, code: "MORE\(index)"), 422, "coupon_invalid") }
+        let placed = try app.orderPlace(buyer, key: "k1", ["address_id": buyer.addressID, "coupon_code": "LAST"])
+        expectError(placed, 422, "coupon_invalid")
+
+        let refused = try cart(app, buyer, code: "GOOD")
+        expectError(refused, 429, "too_many_attempts")
+        #expect(refused.headers["Retry-After"] == "50")
+        #expect(refused.error["retry_after"] as? Int == 50)
+        expectError(try app.orderPlace(buyer, key: "k2", ["address_id": buyer.addressID, "coupon_code": "GOOD"]), 429,
+                    "too_many_attempts")
+        #expect(try cart(app, buyer, code: nil).status == 200)
+
+        app.clock.advance(by: 50)
+        #expect(try cart(app, buyer, code: "GOOD").json["discount_cents"] as? Int == 1_000, "the five oldest have left the window")
+        let placedAtLast = try app.orderPlace(buyer, key: "k3", ["address_id": buyer.addressID, "coupon_code": "GOOD"])
+        #expect(placedAtLast.status == 201, "\(placedAtLast.text)")
+    }
+
+    /// Refusals from one address count across buyers (`coupons.max_failures_per_ip`); another address is not held back.
+    @Test func guessingFromManyAccountsAtOneAddressIs429Too() throws {
+        let app = try TestAPI { $0.coupons.maxFailuresPerIP = 3 }
+        let sku = try #require(try app.orderSeed([("A", "50.00", 10)])["A"])
+        let buyers = try (1...4).map { try app.orderBuyer("1390000000\($0)") }
+        for buyer in buyers {
+            _ = try app.send("POST", "/api/v1/cart/items", json: ["sku_id": sku, "quantity": 1], token: buyer.token)
+        }
+        for (index, buyer) in buyers.prefix(3).enumerated() {
+            expectError(try cart(app, buyer, code: "GUESS\(index)", from: "10.0.30.1"), 422, "coupon_invalid")
+        }
+        expectError(try cart(app, buyers[3], code: "GUESS9", from: "10.0.30.1"), 429, "too_many_attempts")
+        expectError(try cart(app, buyers[3], code: "GUESS9", from: "10.0.30.2"), 422, "coupon_invalid")
     }
 
     @Test func theCartShowsTheDiscountAndCheckoutRecordsItOnTheOrder() throws {
@@ -61,7 +136,7 @@ struct CouponAPITests {
         let unknown = try cart(app, buyer, code: "NOPE", headers: Self.english)
         expectError(unknown, 422, "coupon_invalid")
         #expect(unknown.error["field"] as? String == "coupon_code")
-        #expect(unknown.error["message"] as? String == "There is no coupon NOPE.")
+        #expect(unknown.error["message"] as? String == "Coupon NOPE does not exist or is not valid yet.")
 
         let minSpend = try cart(app, buyer, code: "big")
         expectError(minSpend, 422, "coupon_invalid")

@@ -40,7 +40,7 @@ final class PaymentAPIScenario: @unchecked Sendable {
     /// A "buy now" order of `quantity` roses by the buyer, waiting for payment.
     func placeOrder(quantity: Int = 2) throws -> Order {
         try shop.orders.checkout(CheckoutRequest(addressID: address, items: [.init(skuID: sku, quantity: quantity)]),
-                                 idempotencyKey: try IdempotencyKey(UUID().uuidString), for: buyer).order
+                                 idempotencyKey: try IdempotencyKey(UUID().uuidString), for: buyer, clientIP: "127.0.0.1").order
     }
 
     func status(_ order: Order) throws -> OrderStatus { try shop.orders.order(order.id, for: buyer).status }

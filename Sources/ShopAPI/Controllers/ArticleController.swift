@@ -47,7 +47,7 @@ struct ArticleController {
         return try .json(PageResponse(page, ArticleResponse.init))
     }
 
-    /// The week's top 10 (score: 7-day views + 3 × likes + 5 × comments).
+    /// The week's top 10 (score: 7-day views + 3 × likers + 5 × commenters, each reader once).
     func top(_ request: Request, _ context: Context) throws -> Response {
         try .json(ItemsResponse(items: try articles.top(viewer: context.optionalUser).map(ArticleResponse.init)))
     }

@@ -25,9 +25,11 @@ struct CartController {
     }
 
     /// The cart with current prices, stock and availability; `?coupon_code=` applies a coupon to
-    /// the selected lines (422 `coupon_invalid` saying why it does not apply).
+    /// the selected lines (422 `coupon_invalid` saying why it does not apply; 429 `too_many_attempts`
+    /// after too many refused codes).
     func show(_ request: Request, _ context: Context) throws -> Response {
-        try .json(CartResponse(carts.cart(of: try context.user(), couponCode: request.query["coupon_code"])))
+        try .json(CartResponse(carts.cart(of: try context.user(), couponCode: request.query["coupon_code"],
+                                          clientIP: request.clientAddress)))
     }
 
     /// Adds a SKU (merging with its line); the cap is `cart.max_items` items in all.

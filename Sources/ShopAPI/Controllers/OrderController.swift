@@ -49,7 +49,7 @@ struct OrderController {
             CheckoutRequest(addressID: body.addressID, note: body.note,
                             items: body.items?.map { .init(skuID: $0.skuID, quantity: $0.quantity) },
                             couponCode: body.couponCode, delivery: delivery),
-            idempotencyKey: key, for: user)
+            idempotencyKey: key, for: user, clientIP: request.clientAddress)
         if !result.replayed { metrics.orderPlaced() }
         return try .json(OrderResponse(result.order), status: result.replayed ? .ok : .created)
     }

@@ -3,20 +3,19 @@ import HTTP
 import Localization
 import ShopCore
 
-/// The messages of a refused coupon: all 422 `coupon_invalid`, each saying which rule it broke.
+/// The messages of a refused coupon: all 422 `coupon_invalid`, each saying which rule it broke
+/// (an unknown code and one not started yet alike: `unknown`).
 enum CouponMessage: String, ErrorMessage {
-    case unknown, disabled, notYetValid, expired, minSpendNotMet, notApplicable, usedUp, perUserLimitReached
+    case unknown, disabled, expired, minSpendNotMet, notApplicable, usedUp, perUserLimitReached
 
     var status: Status { .unprocessableEntity }
     var code: String { "coupon_invalid" }
 
     var template: LocalizedText {
         switch self {
-        case .unknown: LocalizedText(zh: "优惠码 {code} 不存在。", en: "There is no coupon {code}.")
+        case .unknown:
+            LocalizedText(zh: "优惠码 {code} 无效或尚未生效。", en: "Coupon {code} does not exist or is not valid yet.")
         case .disabled: LocalizedText(zh: "优惠码 {code} 已停用。", en: "Coupon {code} has been withdrawn.")
-        case .notYetValid:
-            LocalizedText(zh: "优惠码 {code} 还未生效，{starts}（北京时间）起可用。",
-                          en: "Coupon {code} is not valid yet: it applies from {starts} (China time).")
         case .expired:
             LocalizedText(zh: "优惠码 {code} 已于 {ends}（北京时间）过期。", en: "Coupon {code} expired at {ends} (China time).")
         case .minSpendNotMet:
@@ -34,7 +33,8 @@ enum CouponMessage: String, ErrorMessage {
 }
 
 extension ErrorMapping {
-    /// Coupons: 422 `coupon_invalid` on `coupon_code`, the message naming the rule.
+    /// Coupons: 422 `coupon_invalid` on `coupon_code`, the message naming the rule; 429
+    /// `too_many_attempts` after too many refused codes.
     @Sendable static func coupon(_ error: any Error) -> HTTPError? {
         guard let error = error as? CouponError else { return nil }
         let (message, arguments): (CouponMessage, [String: LocalizedText])
@@ -43,8 +43,6 @@ extension ErrorMapping {
             (message, arguments) = (.unknown, ["code": .verbatim(code)])
         case .disabled(let code):
             (message, arguments) = (.disabled, ["code": .verbatim(code)])
-        case .notYetValid(let code, let startsAt):
-            (message, arguments) = (.notYetValid, ["code": .verbatim(code), "starts": .verbatim(ShopTime.minute(startsAt))])
         case .expired(let code, let endsAt):
             (message, arguments) = (.expired, ["code": .verbatim(code), "ends": .verbatim(ShopTime.minute(endsAt))])
         case .minSpendNotMet(let code, let minSpend):
@@ -55,6 +53,8 @@ extension ErrorMapping {
             (message, arguments) = (.usedUp, ["code": .verbatim(code)])
         case .perUserLimitReached(let code, let limit):
             (message, arguments) = (.perUserLimitReached, ["code": .verbatim(code), "limit": .verbatim(String(limit))])
+        case .tooManyAttempts(let seconds):
+            return HTTPError(.tooManyAttempts, ["seconds": .verbatim(String(seconds))], retryAfter: seconds)
         case .codeTaken, .unknownCategory:
             return nil // operators' errors, only the command line meets them
         }

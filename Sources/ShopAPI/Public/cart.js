@@ -91,12 +91,13 @@ export function renderCart(page) {
         onClick: () => change(() => del(`/cart/items/${item.id}`)) }, '×'));
   }
 
-  /** The cart with the remembered coupon; one that no longer applies is dropped, its reason shown. */
+  /** The cart with the remembered coupon; one that no longer applies (or, after too many refused
+   *  codes, 429 saying how long to wait) is dropped, the server's reason shown. */
   async function withCoupon() {
     try {
       return await get(cartPath(ui.couponCode));
     } catch (error) {
-      if (error.status !== 422 && error.status !== 400) throw error;
+      if (error.status !== 422 && error.status !== 400 && error.status !== 429) throw error;
       ui.couponCode = '';
       say(error);
       return get('/cart');

@@ -12,15 +12,18 @@ public struct CartService: Sendable {
     let pool: any Database
     let maxItems: Int
     let clock: Clock
+    /// Refused codes per buyer and address: previews are limited like checkouts.
+    let couponAttempts: CouponAttempts
     private let store = CartStore()
 
     /// Quantities a request may name for one line: no more than the cap (`cart.max_items`) allows.
     static func lineQuantityRange(maxItems: Int) -> ClosedRange<Int> { 1...maxItems }
 
-    public init(pool: any Database, maxItems: Int, clock: Clock) {
+    public init(pool: any Database, maxItems: Int, clock: Clock, couponAttempts: CouponAttempts) {
         self.pool = pool
         self.maxItems = maxItems
         self.clock = clock
+        self.couponAttempts = couponAttempts
     }
 
     public func cart(of user: UserID) throws -> Cart {
@@ -28,15 +31,20 @@ public struct CartService: Sendable {
     }
 
     /// The cart with a coupon applied to its selected, available lines, as checkout would apply
-    /// it now (no use is taken); a code that does not apply is a `CouponError` saying why.
-    public func cart(of user: UserID, couponCode: String?) throws -> Cart {
+    /// it now (no use is taken); a code that does not apply is a `CouponError` saying why, and is
+    /// counted against the buyer and `clientIP` (`CouponAttempts`).
+    public func cart(of user: UserID, couponCode: String?, clientIP: String) throws -> Cart {
         guard let couponCode else { return try cart(of: user) }
         let code = try CouponCode.normalized(couponCode)
         let now = clock.now
-        return try pool.read { db in
-            var cart = Cart(lines: try store.lines(of: user, db))
-            cart.coupon = try CouponRedemption().preview(code, lines: cart.checkoutLines, user: user, at: now, db)
-            return cart
+        let unixNow = clock.unixNow
+        return try couponAttempts.counting(user: user, clientIP: clientIP, at: unixNow) {
+            try pool.read { db in
+                try couponAttempts.check(user: user, clientIP: clientIP, at: unixNow, db)
+                var cart = Cart(lines: try store.lines(of: user, db))
+                cart.coupon = try CouponRedemption().preview(code, lines: cart.checkoutLines, user: user, at: now, db)
+                return cart
+            }
         }
     }
 

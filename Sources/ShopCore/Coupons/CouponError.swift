@@ -3,12 +3,11 @@ import Foundation
 /// Why a coupon code was refused (422 `coupon_invalid`) or an operator's coupon command failed;
 /// nothing changed.
 public enum CouponError: Error, Equatable, Sendable {
-    /// No coupon has this code.
+    /// No coupon has this code, or none a buyer may know of yet: one that has not started is told
+    /// apart from a guess by nothing, so unannounced codes cannot be found by guessing.
     case unknown(code: String)
     /// An operator disabled it.
     case disabled(code: String)
-    /// It applies from `startsAt` on.
-    case notYetValid(code: String, startsAt: Date)
     /// It stopped applying at `endsAt`.
     case expired(code: String, endsAt: Date)
     /// The lines it applies to cost less than `minSpendCents`.
@@ -19,6 +18,9 @@ public enum CouponError: Error, Equatable, Sendable {
     case usedUp(code: String)
     /// This buyer has used it `limit` times already.
     case perUserLimitReached(code: String, limit: Int)
+    /// This buyer or this client address had too many codes refused lately (429
+    /// `too_many_attempts`); `retryAfter` seconds until the oldest refusal leaves the window.
+    case tooManyAttempts(retryAfter: Int)
 
     // Operators (`shop coupons`)
     /// A coupon with this code exists already (codes are case-insensitive).

@@ -27,7 +27,8 @@ struct CouponPricing {
                _ db: any SQLConnection) throws -> AppliedCoupon {
         let code = coupon.code
         if coupon.disabledAt != nil { throw CouponError.disabled(code: code) }
-        if let startsAt = coupon.startsAt, now < startsAt { throw CouponError.notYetValid(code: code, startsAt: startsAt) }
+        // not started: answered exactly like a code no coupon has, so guesses learn nothing
+        if let startsAt = coupon.startsAt, now < startsAt { throw CouponError.unknown(code: code) }
         if let endsAt = coupon.endsAt, now >= endsAt { throw CouponError.expired(code: code, endsAt: endsAt) }
         if let maxUses = coupon.maxUses, coupon.uses >= maxUses { throw CouponError.usedUp(code: code) }
         if let user, let limit = coupon.perUserLimit, try store.uses(of: coupon.id, by: user, db) >= limit {

@@ -13,12 +13,16 @@ public struct CatalogImporter: Sendable {
         /// is (what `shop seed demo` uses, so it never undoes a sale or an operator's edit).
         public var keepExisting = false
         public var encoding = Encoding.utf8
+        /// Folders besides the file's own that local image files may come from (`--allow-paths`).
+        public var allowedImageFolders: [String] = []
 
-        public init(dryRun: Bool = false, skipInvalid: Bool = false, keepExisting: Bool = false, encoding: Encoding = .utf8) {
+        public init(dryRun: Bool = false, skipInvalid: Bool = false, keepExisting: Bool = false, encoding: Encoding = .utf8,
+                    allowedImageFolders: [String] = []) {
             self.dryRun = dryRun
             self.skipInvalid = skipInvalid
             self.keepExisting = keepExisting
             self.encoding = encoding
+            self.allowedImageFolders = allowedImageFolders
         }
     }
 
@@ -102,7 +106,8 @@ public struct CatalogImporter: Sendable {
     /// write nothing (or a dry run) rolls it back.
     func importSource(_ file: any ImportSource, format: CatalogFile.Format, options: Options, imageFolder: URL?,
                       progress: ProgressHandler? = nil) throws -> Outcome {
-        let images = LocalImages(baseFolder: imageFolder, mediaFolder: URL(fileURLWithPath: mediaPath))
+        let images = LocalImages(baseFolder: imageFolder, allowedFolders: options.allowedImageFolders.map { URL(fileURLWithPath: $0) },
+                                 mediaFolder: URL(fileURLWithPath: mediaPath))
         let source: any ImportSource = options.encoding == .gb18030 ? try GB18030ImportSource(file) : file
         let now = clock.unixNow
         do {

@@ -5,9 +5,11 @@ import Glibc
 #endif
 
 /// Local image files named in a catalogue file's `cover_url` and `image_urls`: each is checked
-/// (a regular file, at most `maxBytes`, a PNG, JPEG, WebP, GIF or SVG by its first bytes), named by
-/// its content (`<sha256 prefix>.<extension>`) and, once the import is sure to be written, copied
-/// into `media.path`, from where the shop serves it as `/media/<name>` with a year-long cache.
+/// (a regular file, not a symbolic link, inside the catalogue file's folder or a folder the operator
+/// allowed, at most `maxBytes`, a PNG, JPEG, WebP or GIF by its first bytes), named by its content
+/// (`<sha256 prefix>.<extension>`) and, once the import is sure to be written, copied into
+/// `media.path`, from where the shop serves it as `/media/<name>` with a year-long cache. Text
+/// formats (SVG, which may be any file that starts with `<`) are never published from a path.
 final class LocalImages {
     /// Larger image files are refused (the shop serves up to 16 MiB; a product photo needs far less).
     static let maxBytes = 8 * 1_048_576
@@ -16,6 +18,9 @@ final class LocalImages {
 
     /// The catalogue file's folder, against which relative paths resolve; nil when there is no file.
     let baseFolder: URL?
+    /// The real paths (every link followed) of the folders images may come from: the catalogue
+    /// file's and those given with `--allow-paths`.
+    private let allowedRoots: [String]
     let mediaFolder: URL
     /// Each path already looked at, and what it became.
     private var resolved: [String: Result<String, ImageProblem>] = [:]
@@ -26,8 +31,9 @@ final class LocalImages {
         let reason: String
     }
 
-    init(baseFolder: URL?, mediaFolder: URL) {
+    init(baseFolder: URL?, allowedFolders: [URL] = [], mediaFolder: URL) {
         self.baseFolder = baseFolder
+        allowedRoots = ([baseFolder].compactMap { $0 } + allowedFolders).compactMap { Self.realPath($0.path) }
         self.mediaFolder = mediaFolder
     }
 
@@ -39,11 +45,11 @@ final class LocalImages {
     /// The `/media/` URL for the file `value` names, or why it cannot be one.
     func mediaURL(for value: String) -> Result<String, ImageProblem> {
         if let known = resolved[value] { return known }
-        let result = resolve(value)
-        resolved[value] = result
-        if case .success(let url) = result, let path = path(of: value) {
-            pending[String(url.dropFirst(MediaPath.prefix.count))] = path
+        let result = resolve(value).map { url, source in
+            pending[String(url.dropFirst(MediaPath.prefix.count))] = source
+            return url
         }
+        resolved[value] = result
         return result
     }
 
@@ -52,21 +58,48 @@ final class LocalImages {
         return baseFolder.map { $0.appendingPathComponent(value).standardizedFileURL.path }
     }
 
-    private func resolve(_ value: String) -> Result<String, ImageProblem> {
+    /// The `/media/` URL and the real path of the file to copy, or why it cannot be one.
+    private func resolve(_ value: String) -> Result<(url: String, source: String), ImageProblem> {
         guard let path = path(of: value) else {
             return .failure(ImageProblem(reason: "\"\(value.prefix(60))\": a local image path needs the catalogue file's folder"))
         }
         do {
-            let bytes = try Self.read(path, shownAs: value)
+            let real = try checkedLocation(path, shownAs: value)
+            let bytes = try Self.read(real, shownAs: value)
             guard let type = Self.imageType(of: bytes) else {
-                return .failure(ImageProblem(reason: "image file \(value.prefix(60)) is not a PNG, JPEG, WebP, GIF or SVG image"))
+                return .failure(ImageProblem(reason: "image file \(value.prefix(60)) is not a PNG, JPEG, WebP or GIF image"))
             }
-            return .success(MediaPath.prefix + Self.name(of: bytes, type: type))
+            return .success((MediaPath.prefix + Self.name(of: bytes, type: type), real))
         } catch let problem as ImageProblem {
             return .failure(problem)
         } catch {
             return .failure(ImageProblem(reason: "image file \(value.prefix(60)) cannot be read"))
         }
+    }
+
+    /// The real path of `path`, refused when the file itself is a symbolic link or when it lies (any
+    /// link in its folders followed) outside every allowed folder: a catalogue file cannot publish
+    /// `/etc/…` or a key beside the shop.
+    private func checkedLocation(_ path: String, shownAs value: String) throws -> String {
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            throw ImageProblem(reason: "image file \(value.prefix(60)) is a symbolic link; name the file itself")
+        }
+        guard let real = Self.realPath(path) else {
+            throw ImageProblem(reason: "image file \(value.prefix(60)) does not exist, cannot be read or is not a regular file")
+        }
+        guard allowedRoots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+            throw ImageProblem(reason: "image file \(value.prefix(60)) is outside the catalogue file's folder; "
+                + "name its folder with --allow-paths to import it")
+        }
+        return real
+    }
+
+    /// The path with every symbolic link and `..` resolved, nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// `<first 32 hex digits of the SHA-256>.<extension>`.
@@ -90,21 +123,13 @@ final class LocalImages {
         return bytes
     }
 
-    /// The file extension of an image by its first bytes, nil when it is none of the five.
+    /// The file extension of an image by its magic number, nil when it is none of the four.
     static func imageType(of bytes: [UInt8]) -> String? {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "png" }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
         if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return "gif" }
         if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual("WEBP".utf8) { return "webp" }
-        // SVG is text: an XML declaration, comment or doctype may come first, then the <svg element.
-        var head = bytes.prefix(4_096)
-        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }
-        guard let text = String(validating: head, as: UTF8.self) ?? String(validating: head.dropLast(3), as: UTF8.self) else {
-            return nil
-        }
-        let trimmed = text.drop { $0.isWhitespace }.lowercased()
-        guard trimmed.hasPrefix("<"), trimmed.contains("<svg") else { return nil }
-        return "svg"
+        return nil
     }
 
     /// Copies every pending file into the media folder under its name (written beside it, then

@@ -12,6 +12,8 @@ public struct OrderService: Sendable {
     let random: SecureRandom
     /// Which days an order can be delivered on (`orders.same_day_cutoff`, `orders.closed_dates`, ...).
     let delivery: DeliveryCalendar
+    /// Refused codes per buyer and address: a checkout with a code is limited like a preview.
+    let couponAttempts: CouponAttempts
     private let orders = OrderStore()
     private let stock = StockStore()
     private let lifecycle = OrderLifecycle()
@@ -27,12 +29,13 @@ public struct OrderService: Sendable {
 
     /// `timeZone` (`app.timezone`) is where delivery days are counted.
     public init(pool: any Database, settings: Config.Orders, maxItems: Int, clock: Clock, random: SecureRandom,
-                timeZone: TimeZone = TimeZone(identifier: "Asia/Shanghai") ?? ShopTime.zone) {
+                couponAttempts: CouponAttempts, timeZone: TimeZone = TimeZone(identifier: "Asia/Shanghai") ?? ShopTime.zone) {
         self.pool = pool
         self.settings = settings
         self.maxItems = maxItems
         self.clock = clock
         self.random = random
+        self.couponAttempts = couponAttempts
         delivery = DeliveryCalendar(settings, timeZone: timeZone)
     }
 
@@ -41,8 +44,10 @@ public struct OrderService: Sendable {
     /// checked-out cart lines removed. The same key and request again return the same order.
     /// An order holds at most `cart.max_items` items, and a buyer at most `orders.max_unpaid_per_user`
     /// unpaid orders, counted inside the write so racing checkouts cannot pass the limit together.
-    /// A coupon code takes one use of its coupon in the same transaction (see `CouponRedemption`).
-    public func checkout(_ request: CheckoutRequest, idempotencyKey key: IdempotencyKey, for user: UserID) throws -> Checkout {
+    /// A coupon code takes one use of its coupon in the same transaction (see `CouponRedemption`); a
+    /// refused code is counted against the buyer and `clientIP` (`CouponAttempts`).
+    public func checkout(_ request: CheckoutRequest, idempotencyKey key: IdempotencyKey, for user: UserID,
+                         clientIP: String) throws -> Checkout {
         let note = (request.note ?? "").trimmedInput
         try Validate.length(note, 0...Self.maxNoteLength, field: "note")
         try Validate.printable(note, field: "note", multiline: true)
@@ -53,13 +58,24 @@ public struct OrderService: Sendable {
             for item in items { try CartService.validate(item.quantity, maxItems: maxItems) }
         }
         let couponCode = try request.couponCode.map { try CouponCode.normalized($0) }
-        let wish = try Self.validated(request.delivery)
         // the request as it will be carried out: a note differing only in blanks, or a code only in case, is the same request
-        let fingerprint = Digest.sha256Hex(CheckoutRequest(addressID: request.addressID, note: note, items: request.items,
-                                                           couponCode: couponCode, delivery: wish).fingerprint)
+        let checked = CheckoutRequest(addressID: request.addressID, note: note, items: request.items, couponCode: couponCode,
+                                      delivery: try Self.validated(request.delivery))
         let now = clock.unixNow
-        let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
+        guard couponCode != nil else { return try place(checked, key: key, for: user, clientIP: clientIP, at: now) }
+        return try couponAttempts.counting(user: user, clientIP: clientIP, at: now) {
+            try place(checked, key: key, for: user, clientIP: clientIP, at: now)
+        }
+    }
 
+    /// `checkout`'s one transaction, for a request already validated and normalised.
+    private func place(_ request: CheckoutRequest, key: IdempotencyKey, for user: UserID, clientIP: String,
+                       at now: Int64) throws -> Checkout {
+        let fingerprint = Digest.sha256Hex(request.fingerprint)
+        let note = request.note ?? ""
+        let couponCode = request.couponCode
+        let wish = request.delivery
+        let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
         return try pool.write { db in
             // one checkout of a buyer at a time: the unpaid count, the key and the cart it empties
             try db.serialize(on: CartService.lockKey(user))
@@ -68,6 +84,7 @@ public struct OrderService: Sendable {
                 guard let order = try orders.find(existing.order, db) else { throw OrderError.notFound }
                 return Checkout(order: order, replayed: true)
             }
+            if couponCode != nil { try couponAttempts.check(user: user, clientIP: clientIP, at: now, db) }
             guard try orders.unpaidCount(of: user, db) < settings.maxUnpaidPerUser else {
                 throw OrderError.tooManyUnpaidOrders(max: settings.maxUnpaidPerUser)
             }

@@ -58,8 +58,8 @@ public struct ArticleService: Sendable {
         }
     }
 
-    /// The week's top 10 by score = views in the last 7 days + 3 × likes + 5 × comments given in them
-    /// (ties: newer first).
+    /// The week's top 10 by score = views in the last 7 days + 3 × readers who liked + 5 × readers who
+    /// commented in them, each reader counted once (ties: newer first).
     public func top(viewer: UserID?) throws -> [Article] {
         let now = clock.unixNow
         let since = now - 7 * 86_400

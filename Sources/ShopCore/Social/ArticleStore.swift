@@ -62,15 +62,19 @@ struct ArticleStore {
             """).map(Self.article)
     }
 
-    /// The week's top articles: score = views in the last 7 days + 3 × likes + 5 × comments given in them.
+    /// The week's top articles: score = views in the last 7 days + 3 × likers + 5 × commenters in them.
+    /// Each reader counts once for likes and once for comments, however many they wrote: one account's
+    /// twenty comments must not lift an article past twenty readers' views.
     func top(since: Int64, sinceDay: Int64, at now: Int64, limit: Int, _ db: any SQLConnection) throws -> [ArticleRecord] {
         try db.query("""
             SELECT \(Self.columns), COALESCE(s.score, 0) AS score FROM articles a
             LEFT JOIN (
                 SELECT article_id, SUM(points) AS score FROM (
                     SELECT article_id, views AS points FROM article_view_days WHERE day >= \(sinceDay)
-                    UNION ALL SELECT article_id, 3 FROM article_likes WHERE created_at >= \(since)
-                    UNION ALL SELECT article_id, 5 FROM comments WHERE created_at >= \(since)
+                    UNION ALL SELECT article_id, 3 * COUNT(DISTINCT user_id) FROM article_likes
+                        WHERE created_at >= \(since) GROUP BY article_id
+                    UNION ALL SELECT article_id, 5 * COUNT(DISTINCT user_id) FROM comments
+                        WHERE created_at >= \(since) GROUP BY article_id
                 ) AS points GROUP BY article_id
             ) s ON s.article_id = a.id
             WHERE a.published_at <= \(now)

@@ -96,6 +96,14 @@ public struct Config: Sendable {
         public var closedDates: [CalendarDay] = []
     }
 
+    /// Refused coupon codes allowed per buyer and per client address in the window, before
+    /// previews and checkouts with a code answer `too_many_attempts` (codes cannot be guessed).
+    public struct Coupons: Sendable {
+        public var maxFailuresPerBuyer = 10
+        public var maxFailuresPerIP = 30
+        public var failureWindowSeconds = 60
+    }
+
     public struct Payments: Sendable {
         /// Whether the mockpay test provider takes notifications: `auto` means in development only.
         public enum MockpaySwitch: String, Sendable { case auto, on = "true", off = "false" }
@@ -170,6 +178,7 @@ public struct Config: Sendable {
     public var verification = Verification()
     public var auth = Auth()
     public var orders = Orders()
+    public var coupons = Coupons()
     public var payments = Payments()
     public var app = App()
     public var catalog = Catalog()

@@ -2,13 +2,14 @@ import Foundation
 import Localization
 import ShopCore
 
-/// `shop import catalog FILE [--dry-run] [--skip-invalid] [--encoding utf-8|gb18030]`.
+/// `shop import catalog FILE [--dry-run] [--skip-invalid] [--encoding utf-8|gb18030] [--allow-paths DIR]`.
 struct ImportCatalogCommand: Command {
     let path = ["import", "catalog"]
     let summary = "import products and SKUs from a .csv or .jsonl file (upsert by code)"
-    var valuedOptions: Set<String> { ["encoding"] }
+    var valuedOptions: Set<String> { ["encoding", "allow-paths"] }
     let usage = """
-        Usage: shop import catalog FILE [--dry-run] [--skip-invalid] [--encoding utf-8|gb18030] [--config PATH]
+        Usage: shop import catalog FILE [--dry-run] [--skip-invalid] [--encoding utf-8|gb18030] [--allow-paths DIR]
+                                   [--config PATH]
 
         Columns: product_code, sku_code, sku_name, title, subtitle, category (a path like 花束/玫瑰),
         price and original_price (yuan, at most two decimals), stock, description, cover_url,
@@ -16,8 +17,10 @@ struct ImportCatalogCommand: Command {
         One row is one SKU; rows sharing a product_code form one product (product fields come
         from its first row). sku_name may be missing or empty (默认, for a product with one
         variant); the SKUs of one product need distinct names. cover_url and image_urls take
-        http(s) URLs, /media/ paths, or local image files (PNG, JPEG, WebP, GIF, SVG; a path
-        relative to the file's folder, or absolute), which are copied into media.path. Every row
+        http(s) URLs, /media/ paths, or local image files (PNG, JPEG, WebP or GIF by their bytes;
+        a path relative to the file's folder, or absolute), which are copied into media.path; a
+        symbolic link, or a file outside the file's folder (unless --allow-paths names a folder
+        it is in), is refused. Every row
         is checked; a file with an invalid row writes nothing. Only a regular file up to
         catalog.import_max_bytes is read. On a terminal it shows its progress on stderr.
         Messages follow LANG (zh_CN.UTF-8: Chinese).
@@ -25,10 +28,11 @@ struct ImportCatalogCommand: Command {
           --dry-run          check and count what it would create and update, write nothing
           --skip-invalid     import the valid rows and report the invalid ones
           --encoding NAME    utf-8 (default) or gb18030 (also gbk): what Excel in China saves
+          --allow-paths DIR  local image files may also come from DIR (and the folders under it)
         """
 
     func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["config", "encoding"], flags: ["dry-run", "skip-invalid"], positionals: 1)
+        try arguments.allow(options: ["config", "encoding", "allow-paths"], flags: ["dry-run", "skip-invalid"], positionals: 1)
         var encoding = CatalogImporter.Encoding.utf8
         if let name = arguments.option("encoding") {
             guard let named = CatalogImporter.Encoding(name: name) else {
@@ -39,7 +43,7 @@ struct ImportCatalogCommand: Command {
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let options = CatalogImporter.Options(dryRun: arguments.flag("dry-run"), skipInvalid: arguments.flag("skip-invalid"),
-                                              encoding: encoding)
+                                              encoding: encoding, allowedImageFolders: arguments.option("allow-paths").map { [$0] } ?? [])
         let language = Language.ofTerminal
         let progress = ProgressLine(language: language)
         let outcome: CatalogImporter.Outcome

@@ -39,7 +39,8 @@ struct CartServiceTests {
     @Test func cartChangesCommitWithoutWaitingForTheDiskButKeepEveryRule() throws {
         let (fixture, skus, user) = try Self.seeded()
         let recorder = DurabilityRecorder(fixture.pool)
-        let carts = CartService(pool: recorder, maxItems: 99, clock: fixture.shop.clock)
+        let carts = CartService(pool: recorder, maxItems: 99, clock: fixture.shop.clock,
+                                couponAttempts: fixture.shop.couponAttempts)
         let cart = try carts.add(try #require(skus["A-1"]), quantity: 2, for: user)
         let line = try #require(cart.lines.first)
         _ = try carts.update(line.id, quantity: 3, selected: false, for: user)

@@ -28,7 +28,7 @@ extension TestShop {
     func couponBuy(_ buyer: OrderBuyer, _ items: [(SKUID, Int)], coupon: String?, key: String) throws -> Checkout {
         try shop.orders.checkout(CheckoutRequest(addressID: buyer.address, items: items.map { .init(skuID: $0.0, quantity: $0.1) },
                                                  couponCode: coupon),
-                                 idempotencyKey: try IdempotencyKey(key), for: buyer.user)
+                                 idempotencyKey: try IdempotencyKey(key), for: buyer.user, clientIP: buyer.ip)
     }
 
     /// The coupon's stored use count.

@@ -39,6 +39,39 @@ struct CouponUseTests {
         #expect(try shop.orderStock(sku) == 400)
     }
 
+    /// 60 buyers of 60 different SKUs race for a coupon's last 5 uses. They do not queue on one stock
+    /// row, so on PostgreSQL only the guarded UPDATE of the coupon keeps the count: exactly 5 get it,
+    /// the other 55 are refused `usedUp` (422 `coupon_invalid`), none fails otherwise.
+    @Test func buyersOfDifferentSKUsRacingForTheLastUsesGetExactlyThoseLeft() throws {
+        let shop = try TestShop { $0.database.readers = 4 }
+        let codes = (0..<60).map { String(format: "S%02d", $0) }
+        let skus = try shop.couponSeed(codes.map { ($0, "100.00", "花束/玫瑰") })
+        _ = try shop.shop.coupons.create(NewCoupon(code: "LAST5", rule: .amountOff(cents: 1_000), maxUses: 8))
+        let early = try shop.orderBuyerFrom("13800000001", ip: "10.1.0.1")
+        for index in 0..<3 {
+            _ = try shop.couponBuy(early, [(try #require(skus[codes[index]]), 1)], coupon: "LAST5", key: "early-\(index)")
+        }
+        let buyers = try (0..<60).map { index in
+            try shop.orderBuyerFrom(String(format: "1390000%04d", index), ip: "10.2.\(index / 50).\(index % 50 + 1)")
+        }
+        let bought = try codes.map { try #require(skus[$0]) }
+        let outcomes = Outcomes<String>()
+        race(60) { index in
+            do {
+                let order = try shop.couponBuy(buyers[index], [(bought[index], 1)], coupon: "LAST5", key: "last-\(index)").order
+                outcomes.record(order.discountCents == 1_000 ? "used" : "wrong: \(order)")
+            } catch CouponError.usedUp {
+                outcomes.record("usedUp")
+            } catch {
+                outcomes.record("error: \(error)")
+            }
+        }
+        #expect(outcomes.count("used") == 5, "\(outcomes.all.filter { $0 != "used" && $0 != "usedUp" })")
+        #expect(outcomes.count("usedUp") == 55)
+        #expect(try shop.couponUses("LAST5") == 8)
+        #expect(try shop.pool.read { try $0.scalarInt("SELECT COUNT(*) FROM coupon_uses") } == 8)
+    }
+
     /// One buyer racing checkouts on a per-buyer limit of 2 gets exactly two.
     @Test func thePerBuyerLimitHoldsWhenOneBuyerRaces() throws {
         let shop = try TestShop()
@@ -155,6 +188,6 @@ extension TestShop {
         let address = try shop.addresses.create(
             AddressFields(recipient: "王小花", phone: "13800138000", province: "浙江省", city: "杭州市", district: "西湖区",
                           detail: "人民路1号", postalCode: "310000"), for: user)
-        return OrderBuyer(user: user, address: address.id)
+        return OrderBuyer(user: user, address: address.id, ip: ip)
     }
 }

@@ -12,7 +12,7 @@ struct OrderDeliveryTests {
 
     func buy(_ shop: TestShop, _ buyer: OrderBuyer, _ sku: SKUID, key: String, _ delivery: DeliveryRequest) throws -> Checkout {
         try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address, items: [.init(skuID: sku, quantity: 1)], delivery: delivery),
-                                      idempotencyKey: try IdempotencyKey(key), for: buyer.user)
+                                      idempotencyKey: try IdempotencyKey(key), for: buyer.user, clientIP: "127.0.0.1")
     }
 
     @Test func theOrderKeepsTheDaySlotAndCardItWasPlacedWith() throws {
@@ -63,7 +63,7 @@ struct OrderDeliveryTests {
             try shop.shop.orders.checkout(
                 CheckoutRequest(addressID: buyer.address, items: [.init(skuID: rose, quantity: 1), .init(skuID: pot, quantity: 1)],
                                 delivery: today),
-                idempotencyKey: try IdempotencyKey("k2"), for: buyer.user)
+                idempotencyKey: try IdempotencyKey("k2"), for: buyer.user, clientIP: "127.0.0.1")
         }
         #expect(try shop.orderBuyNow(buyer, [(pot, 1)], key: "k3").order.delivery.date == Self.day("2026-12-02"))
         #expect(try shop.shop.orders.deliveryDays(for: [rose]).first?.date == Self.day("2026-12-01"))

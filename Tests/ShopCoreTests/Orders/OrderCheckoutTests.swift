@@ -36,7 +36,8 @@ struct OrderCheckoutTests {
         #expect(throws: OrderError.idempotencyKeyReused) { try shop.orderBuyNow(buyer, [(b, 1)], key: "key-1") }
         #expect(throws: OrderError.idempotencyKeyReused) { try shop.orderBuyNow(buyer, [(a, 1)], key: "key-1", note: "另一单") }
         #expect(throws: OrderError.idempotencyKeyReused) {
-            try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("key-1"), for: buyer.user)
+            try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("key-1"),
+                                          for: buyer.user, clientIP: "127.0.0.1")
         }
         #expect(try shop.orderStock(a) == 9)
         #expect(try shop.orderStock(b) == 10)
@@ -51,13 +52,14 @@ struct OrderCheckoutTests {
 
         for key in [nil, "", String(repeating: "k", count: 65)] as [String?] {
             #expect(throws: OrderError.idempotencyKeyRequired) {
-                try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey(key), for: buyer.user)
+                try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey(key), for: buyer.user, clientIP: "127.0.0.1")
             }
         }
         #expect(try shop.orderStock(sku) == 10)
         #expect(try shop.orderRowCounts() == [0, 0, 0])
 
-        let longest = try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey(String(repeating: "k", count: 64)), for: buyer.user)
+        let longest = try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey(String(repeating: "k", count: 64)),
+                                                    for: buyer.user, clientIP: "127.0.0.1")
         #expect(longest.replayed == false)
         #expect(try shop.orderStock(sku) == 9)
     }
@@ -153,7 +155,7 @@ struct OrderCheckoutTests {
         _ = try shop.shop.carts.update(lineC.id, quantity: nil, selected: false, for: buyer.user)
 
         let checkout = try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("cart-1"),
-                                                     for: buyer.user)
+                                                     for: buyer.user, clientIP: "127.0.0.1")
 
         let ordered = Dictionary(uniqueKeysWithValues: checkout.order.items.map { ($0.skuID, $0.quantity) })
         #expect(ordered == [a: 2, b: 1])
@@ -173,11 +175,13 @@ struct OrderCheckoutTests {
         let buyer = try shop.orderBuyer("13900000001")
         let request = CheckoutRequest(addressID: buyer.address)
 
-        #expect(throws: OrderError.nothingToOrder) { try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey("k1"), for: buyer.user) }
+        #expect(throws: OrderError.nothingToOrder) { try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey("k1"),
+                                                                                   for: buyer.user, clientIP: "127.0.0.1") }
 
         let cart = try shop.shop.carts.add(sku, quantity: 2, for: buyer.user)
         _ = try shop.shop.carts.update(try #require(cart.lines.first).id, quantity: nil, selected: false, for: buyer.user)
-        #expect(throws: OrderError.nothingToOrder) { try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey("k2"), for: buyer.user) }
+        #expect(throws: OrderError.nothingToOrder) { try shop.shop.orders.checkout(request, idempotencyKey: try IdempotencyKey("k2"),
+                                                                                   for: buyer.user, clientIP: "127.0.0.1") }
 
         #expect(try shop.shop.carts.cart(of: buyer.user).lines.count == 1)
         #expect(try shop.orderStock(sku) == 10)
@@ -196,7 +200,8 @@ struct OrderCheckoutTests {
         let before = try shop.shop.carts.cart(of: buyer.user)
 
         #expect(throws: OrderError.outOfStock(b, sku: SKULabel(title: "花束P-B", name: "规格B"), available: 4)) {
-            try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("mine"), for: buyer.user)
+            try shop.shop.orders.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("mine"),
+                                          for: buyer.user, clientIP: "127.0.0.1")
         }
         #expect(try shop.shop.carts.cart(of: buyer.user).lines.map(\.id) == before.lines.map(\.id))
         #expect(try shop.orderStock(a) == 10)

@@ -19,6 +19,8 @@ struct OrderSeedSKU {
 struct OrderBuyer {
     let user: UserID
     let address: AddressID
+    /// The client address its checkouts come from (refused coupon codes are counted per address too).
+    var ip = "127.0.0.1"
 }
 
 extension TestShop {
@@ -56,7 +58,7 @@ extension TestShop {
     func orderBuyNow(_ buyer: OrderBuyer, _ items: [(SKUID, Int)], key: String, note: String? = nil) throws -> Checkout {
         try shop.orders.checkout(CheckoutRequest(addressID: buyer.address, note: note,
                                                  items: items.map { .init(skuID: $0.0, quantity: $0.1) }),
-                                 idempotencyKey: try IdempotencyKey(key), for: buyer.user)
+                                 idempotencyKey: try IdempotencyKey(key), for: buyer.user, clientIP: "127.0.0.1")
     }
 
     /// The SKU's stock as stored in its row.

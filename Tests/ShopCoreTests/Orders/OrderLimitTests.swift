@@ -29,10 +29,11 @@ struct OrderLimitTests {
         let buyer = try shop.orderBuyer("13900000001")
         _ = try shop.shop.carts.add(sku, quantity: 60, for: buyer.user)
         let lowered = OrderService(pool: shop.pool, settings: shop.shop.config.orders, maxItems: 50,
-                                       clock: shop.shop.clock, random: shop.shop.random)
+                                       clock: shop.shop.clock, random: shop.shop.random, couponAttempts: shop.shop.couponAttempts)
 
         #expect(throws: OrderError.itemLimitExceeded(max: 50)) {
-            try lowered.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("cart-1"), for: buyer.user)
+            try lowered.checkout(CheckoutRequest(addressID: buyer.address), idempotencyKey: try IdempotencyKey("cart-1"),
+                                 for: buyer.user, clientIP: "127.0.0.1")
         }
         #expect(try shop.shop.carts.cart(of: buyer.user).totalQuantity == 60)
         #expect(try shop.orderStock(sku) == 500)

@@ -32,7 +32,7 @@ final class PaymentScenario: @unchecked Sendable {
     /// A "buy now" order of `quantity` roses (64.50 each) by the buyer, waiting for payment.
     func placeOrder(quantity: Int = 2) throws -> Order {
         try shop.orders.checkout(CheckoutRequest(addressID: address, items: [.init(skuID: sku, quantity: quantity)]),
-                                 idempotencyKey: try IdempotencyKey(UUID().uuidString), for: buyer).order
+                                 idempotencyKey: try IdempotencyKey(UUID().uuidString), for: buyer, clientIP: "127.0.0.1").order
     }
 
     func order(_ id: OrderID) throws -> Order { try shop.orders.order(id, for: buyer) }

@@ -111,6 +111,27 @@ struct PaymentRefundTests {
         #expect(try s.order(order.id).refund == nil)
     }
 
+    /// A first attempt left unpaid, a second one paid: the refund goes to the paid one (the refund
+    /// looks the payment up by its paid status, not by being the order's first).
+    @Test func aRefundAfterAnAbandonedFirstAttemptRefundsThePaidSecondOne() throws {
+        let s = try PaymentScenario()
+        let order = try s.placeOrder()
+        let abandoned = try s.payments.start(order.id, provider: .mockpay, for: s.buyer)
+        let paid = try s.payments.start(order.id, provider: .mockpay, for: s.buyer)
+        #expect(abandoned.paymentID != paid.paymentID)
+        try s.deliverMockpay(s.mockpayBody(order, event: "evt_paid", payment: paid.paymentID))
+        #expect(try s.paymentRows(order.id).last == "mockpay succeeded")
+
+        #expect(try s.shop.orders.cancel(order.id, for: s.buyer).status == .refunding)
+        let refund = try #require(try s.payments.refunds(status: .pending).first)
+        #expect(refund.number == "R\(order.number)-\(paid.paymentID.rawValue)", "the paid attempt's refund, not the abandoned one's")
+
+        try s.payments.processRefunds()
+        try s.deliverMockpay(s.mockpayRefundBody(order, event: "evt_back", refund: refund.number))
+        #expect(try s.order(order.id).status == .refunded)
+        #expect(try s.order(order.id).refund?.status == .refunded)
+    }
+
     @Test func aShippedOrderCannotBeCancelled() throws {
         let s = try PaymentScenario()
         let order = try s.placeOrder()

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Social top 10 and authorship")
 struct SocialTopAndAuthorshipTests {
-    /// Score = 7-day views + 3 × likes + 5 × comments. The weights are chosen so that any other
+    /// Score = 7-day views + 3 × likers + 5 × commenters. The weights are chosen so that any other
     /// weighting, or plain newest-first, gives a different order.
     @Test func theTopTenFollowsTheDocumentedScoreAndForgetsActivityOlderThanSevenDays() throws {
         let fixture = try TestShop()
@@ -45,6 +45,23 @@ struct SocialTopAndAuthorshipTests {
         #expect(later.map(\.id) == [b] + Array(fillers.reversed()) + [a, c])
         #expect(later.first?.views == 3, "views stay counted for all time on the article itself")
         #expect(later.first?.liked == true)
+    }
+
+    /// One account's twenty comments and its like count once: 5 + 3 points, below six readers'
+    /// views; two readers commenting once each outrank both.
+    @Test func aReaderCountsOnceHoweverManyCommentsTheyWrite() throws {
+        let fixture = try TestShop()
+        let author = try fixture.socialAuthor("13800000001")
+        let users = try (0..<2).map { try fixture.socialMember(String(format: "139%08d", $0)).id }
+        let articles = fixture.shop.articles
+        let rigged = try fixture.socialPublish("刷榜", by: author).id
+        let viewed = try fixture.socialPublish("有人看", by: author).id
+        let discussed = try fixture.socialPublish("有人评", by: author).id
+        for index in 0..<20 { _ = try articles.comment(on: rigged, content: "顶\(index)", replyTo: nil, by: users[0]) }
+        try articles.like(rigged, by: users[0])                                                   // 5 + 3 = 8
+        for index in 0..<9 { _ = try articles.read(viewed, viewer: nil, clientIP: "10.0.0.\(index)") } // 9
+        for user in users { _ = try articles.comment(on: discussed, content: "好", replyTo: nil, by: user) } // 10
+        #expect(try articles.top(viewer: nil).prefix(3).map(\.id) == [discussed, viewed, rigged])
     }
 
     @Test func onlyColumnAuthorsPublish() throws {

@@ -30,6 +30,19 @@ struct HousekeepingTests {
         #expect(try count("login_failures", fixture) == 0)
     }
 
+    @Test func refusedCouponCodesAreDroppedOnceOutsideTheirWindow() throws {
+        let fixture = try TestShop()
+        let user = try fixture.register("13800138000").user.id
+        #expect(throws: CouponError.unknown(code: "NOSUCH")) {
+            try fixture.shop.carts.cart(of: user, couponCode: "nosuch", clientIP: "10.0.0.1")
+        }
+        try fixture.shop.couponAttempts.purgeSpentRecords()
+        #expect(try count("coupon_failures", fixture) == 1)
+        fixture.clock.advance(by: Double(fixture.config.coupons.failureWindowSeconds + 1))
+        try fixture.shop.couponAttempts.purgeSpentRecords()
+        #expect(try count("coupon_failures", fixture) == 0)
+    }
+
     @Test func aLiveTokenSurvivesHousekeeping() throws {
         let fixture = try TestShop()
         let session = try fixture.register("13800138000")
