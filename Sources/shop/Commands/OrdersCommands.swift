@@ -18,7 +18,8 @@ struct OrdersListCommand: Command {
         card. Without --status it lists the orders to make (paid, shipped, completed), not unpaid or
         cancelled ones; --limit defaults to all of them (at most 10000).
         --format csv prints the same as CSV (RFC 4180, a header line, CRLF) for a spreadsheet or printer;
-        a cell a spreadsheet would read as a formula (=, +, -, @) starts with an apostrophe.
+        a cell a spreadsheet would read as a formula (=, +, -, @, their full-width forms, or any of
+        them behind invisible characters) starts with an apostrophe.
         """
 
     enum Format: String { case table, csv }
@@ -103,9 +104,22 @@ enum CSV {
 
     static func field(_ value: String) -> String {
         var text = value
-        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) { text = "'" + text }
+        if startsLikeAFormula(text) { text = "'" + text }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Whether a spreadsheet could read `text` as a formula: its first character that is not
+    /// invisible (a format character such as U+200B, or a blank) is one that starts a formula,
+    /// after NFKC, since spreadsheets read full-width `＝` and small `﹦` as `=`. Tab and CR count
+    /// themselves.
+    static func startsLikeAFormula(_ text: String) -> Bool {
+        let starters: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+        for scalar in text.precomposedStringWithCompatibilityMapping.unicodeScalars {
+            if starters.contains(scalar) { return true }
+            guard scalar.properties.generalCategory == .format || scalar.properties.isWhitespace else { return false }
+        }
+        return false
     }
 }
 
