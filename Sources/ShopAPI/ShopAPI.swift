@@ -58,15 +58,19 @@ public struct ShopAPI: Sendable {
         PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
         ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)
+        // Development-only routes: absent in production, and in development only for requests
+        // straight from this machine (not through a proxy, which makes everyone local).
+        var developmentOnly: [any Middleware] = []
         if shop.config.app.env == .development {
             DevelopmentController(payments: shop.payments).register(signedIn)
+            developmentOnly.append(LoopbackOnlyMiddleware(prefix: DevelopmentController.prefix))
         }
         let router = Router(routes)
         self.router = router
         // CORS sits outside the error mapping, so error answers carry its headers too, and inside
         // the metrics, so a preflight it answers is counted.
         let cors = CORSMiddleware(policy: CORSPolicy(origins: shop.config.server.corsOrigins), router: router)
-        self.responder = [requestID, counting, cors, errors].wrapping { request, context in
+        self.responder = ([requestID, counting] + developmentOnly + [cors, errors]).wrapping { request, context in
             try router.respond(to: request, context: context)
         }
     }

@@ -267,6 +267,24 @@ public struct Config: Sendable {
         return url
     }
 
+    /// What `shop serve` warns about at start in development, one line each naming its key: a
+    /// server others can reach, or one behind a proxy (`server.trusted_proxies`), which is how
+    /// development-only routes and secrets end up facing the network.
+    public var developmentWarnings: [String] {
+        guard app.env == .development else { return [] }
+        var warnings: [String] = []
+        if !listensOnLoopbackOnly {
+            warnings.append("development server listening on a non-loopback address (server.host \(server.host)): "
+                            + "development secrets and the log code sender are reachable from the network")
+        }
+        if !server.trustedProxies.trimmingCharacters(in: .whitespaces).isEmpty {
+            warnings.append("DEVELOPMENT MODE BEHIND A PROXY (server.trusted_proxies is set): development secrets, mockpay "
+                            + "and the log code sender face whoever reaches the proxy; development-only routes answer "
+                            + "only requests from this machine that no proxy forwarded. Use app.env=production for a shop behind a proxy.")
+        }
+        return warnings
+    }
+
     /// Whether `server.host` is reachable only from this machine.
     public var listensOnLoopbackOnly: Bool {
         ["127.0.0.1", "::1", "localhost"].contains(server.host) || server.host.hasPrefix("127.")

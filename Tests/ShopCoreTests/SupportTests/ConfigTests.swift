@@ -335,3 +335,18 @@ struct PublicURLConfigTests {
         }
     }
 }
+
+@Suite("Development warnings at start")
+struct DevelopmentWarningsTests {
+    @Test func trustingAProxyInDevelopmentIsWarnedAboutLoudly() {
+        var config = Config()
+        #expect(config.developmentWarnings.isEmpty)
+        config.server.trustedProxies = "127.0.0.1"
+        #expect(config.developmentWarnings.count == 1)
+        #expect(config.developmentWarnings.first?.contains("server.trusted_proxies") == true)
+        config.server.host = "0.0.0.0"
+        #expect(config.developmentWarnings.count == 2)
+        config.app.env = .production
+        #expect(config.developmentWarnings.isEmpty)
+    }
+}
