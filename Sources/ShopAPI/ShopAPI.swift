@@ -37,13 +37,13 @@ public struct ShopAPI: Sendable {
         let root = routes.group("")
         HealthController(shop: shop).register(root)
         let proxies = (try? TrustedProxies(parsing: shop.config.server.trustedProxies)) ?? .none
+        let origin = ShopOrigin(config: shop.config, proxies: proxies)
         DocsController(path: documentPath, pageDirectory: Bundle.module.url(forResource: "DocsPage", withExtension: nil),
-                       proxies: proxies).register(root)
+                       origin: origin).register(root)
         StorefrontController(directory: Bundle.module.url(forResource: "Public", withExtension: nil)).register(root)
         MediaController(folders: [URL(fileURLWithPath: shop.config.media.path, isDirectory: true)]
             + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 }).register(root)
-        ShareController(catalog: shop.catalog, articles: shop.articles,
-                        publicURL: (try? shop.config.publicBaseURL()) ?? nil, proxies: proxies).register(root)
+        ShareController(catalog: shop.catalog, articles: shop.articles, origin: origin).register(root)
         let api = routes.group("/api/v1")
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)

@@ -123,7 +123,8 @@ public struct Config: Sendable {
         public var logLevel = Logger.Level.info
         public var logFormat = Logger.Format.text
         /// Where shoppers reach the shop (`https://shop.example.com`): share pages link and show
-        /// images under it. Empty: the address the request came to (its Host header).
+        /// images under it, `/openapi.json` names it. Required in production; empty in development:
+        /// the address the request came to (its Host header).
         public var publicURL = ""
         /// The shop's time zone (an IANA name): delivery days and the same-day cutoff are read in it.
         public var timezone = "Asia/Shanghai"
@@ -254,10 +255,17 @@ public struct Config: Sendable {
         return url
     }
 
-    /// `app.public_url` without a trailing slash: nil when empty (use the request's Host).
+    /// `app.public_url` without a trailing slash: nil when empty in development (use the
+    /// request's Host). Production requires it: a request's `Host` or `X-Forwarded-Host` is the
+    /// client's to write, and links built from it would be served to others.
     public func publicBaseURL() throws -> String? {
         var url = app.publicURL
-        guard !url.isEmpty else { return nil }
+        guard !url.isEmpty else {
+            guard app.env == .development else {
+                throw ConfigError(key: "app.public_url", reason: "is required in production: the address shoppers reach the shop at, such as https://shop.example.com")
+            }
+            return nil
+        }
         while url.hasSuffix("/") { url.removeLast() }
         let lower = url.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), url.count > 8,

@@ -327,6 +327,15 @@ struct PublicURLConfigTests {
         #expect(try config.publicBaseURL() == "https://shop.example.com")
     }
 
+    @Test func productionRefusesToRunWithoutItNamingTheKey() throws {
+        var config = Config()
+        config.app.env = .production
+        let error = #expect(throws: ConfigError.self) { try config.publicBaseURL() }
+        #expect(error?.key == "app.public_url")
+        config.app.publicURL = "https://shop.example.com"
+        #expect(try config.publicBaseURL() == "https://shop.example.com")
+    }
+
     @Test func anAddressThatIsNotHTTPOrCarriesAQueryIsRefused() {
         for bad in ["shop.example.com", "ftp://shop.example.com", "https://shop.example.com/?a=1", "https://a b.com", "javascript:alert(1)"] {
             var config = Config()
