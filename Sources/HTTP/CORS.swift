@@ -88,16 +88,6 @@ public struct CORSMiddleware: Middleware {
     /// Adds `Origin` to the response's `Vary` (keeping what is there, e.g. `Accept-Language`).
     private func addVary(to response: inout Response) {
         guard !policy.allowsAnyOrigin else { return }
-        let current = response.headers.values(of: "Vary")
-        let names = current.flatMap { $0.split(separator: ",") }.map(\.trimmedBlanks)
-        guard !names.contains(where: { $0 == "*" || $0.lowercased() == "origin" }) else { return }
-        response.headers.set("Vary", (names.filter { !$0.isEmpty } + ["Origin"]).joined(separator: ", "))
-    }
-}
-
-private extension Substring {
-    /// Without the spaces and tabs around it.
-    var trimmedBlanks: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        response.headers.addVary(["Origin"])
     }
 }

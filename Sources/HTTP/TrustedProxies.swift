@@ -25,6 +25,9 @@ public struct TrustedProxies: Sendable, Equatable {
     /// Nobody is trusted: the socket peer is always the client.
     public static let none = TrustedProxies(blocks: [])
 
+    /// Whether nobody is trusted, so forwarding fields are never read.
+    public var isEmpty: Bool { blocks.isEmpty }
+
     init(blocks: [Block]) {
         self.blocks = blocks
     }

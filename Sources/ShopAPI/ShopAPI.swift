@@ -43,13 +43,13 @@ public struct ShopAPI: Sendable {
         let root = routes.group("")
         HealthController(shop: shop).register(root)
         let proxies = (try? TrustedProxies(parsing: shop.config.server.trustedProxies)) ?? .none
+        let origin = ShopOrigin(config: shop.config, proxies: proxies)
         DocsController(path: documentPath, pageDirectory: Bundle.module.url(forResource: "DocsPage", withExtension: nil),
-                       proxies: proxies).register(root)
+                       origin: origin).register(root)
         StorefrontController(directory: Bundle.module.url(forResource: "Public", withExtension: nil)).register(root)
         MediaController(folders: [URL(fileURLWithPath: shop.config.media.path, isDirectory: true)]
             + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 }).register(root)
-        ShareController(catalog: shop.catalog, articles: shop.articles,
-                        publicURL: (try? shop.config.publicBaseURL()) ?? nil, proxies: proxies).register(root)
+        ShareController(catalog: shop.catalog, articles: shop.articles, origin: origin).register(root)
         let api = routes.group("/api/v1")
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
@@ -65,15 +65,19 @@ public struct ShopAPI: Sendable {
         PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
         ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)
+        // Development-only routes: absent in production, and in development only for requests
+        // straight from this machine (not through a proxy, which makes everyone local).
+        var developmentOnly: [any Middleware] = []
         if shop.config.app.env == .development {
             DevelopmentController(payments: shop.payments).register(signedIn)
+            developmentOnly.append(LoopbackOnlyMiddleware(prefix: DevelopmentController.prefix))
         }
         let router = Router(routes)
         self.router = router
         // CORS sits outside the error mapping, so error answers carry its headers too, and inside
         // the metrics, so a preflight it answers is counted.
         let cors = CORSMiddleware(policy: CORSPolicy(origins: shop.config.server.corsOrigins), router: router)
-        self.responder = [requestID, counting, cors, errors].wrapping { request, context in
+        self.responder = ([requestID, counting] + developmentOnly + [cors, errors]).wrapping { request, context in
             try router.respond(to: request, context: context)
         }
     }

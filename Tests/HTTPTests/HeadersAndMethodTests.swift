@@ -15,6 +15,20 @@ struct HeadersAndMethodTests {
         #expect(headers.values(of: "c") == ["3", "4"])
     }
 
+    @Test func addVaryKeepsTheNamesThereAndAddsNoneTwice() {
+        var headers = Headers([("Vary", "Accept-Language")])
+        headers.addVary(["Host", "accept-language"])
+        #expect(headers.values(of: "Vary") == ["Accept-Language, Host"])
+        headers.addVary(["host"])
+        #expect(headers.values(of: "Vary") == ["Accept-Language, Host"])
+        var any = Headers([("Vary", "*")])
+        any.addVary(["Host"])
+        #expect(any.values(of: "Vary") == ["*"])
+        var none = Headers()
+        none.addVary(["Host", "X-Forwarded-Host"])
+        #expect(none["Vary"] == "Host, X-Forwarded-Host")
+    }
+
     @Test("Methods are upper-cased whatever their case", arguments: [
         ("GET", "GET"), ("get", "GET"), ("Patch", "PATCH"), ("BREW", "BREW"), ("m-search", "M-SEARCH"), ("gét", "GÉT"),
     ])

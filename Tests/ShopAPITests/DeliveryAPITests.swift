@@ -71,6 +71,30 @@ struct DeliveryAPITests {
         #expect(try api.orderCount() == 0)
     }
 
+    @Test func aCardOrNoteWithACarriageReturnOrAnotherControlCharacterIsA400AndOnlyTheCardKeepsALineFeed() throws {
+        let api = try TestAPI()
+        let sku = try #require(try api.orderSeed([("A", "10.00", 5)])["A"])
+        let buyer = try api.orderBuyer("13900000001")
+        let refusals: [(String, String)] = [("card_message", "生日快乐\r爱你"), ("card_message", "生日\r\n快乐"), ("card_message", "a\tb"),
+                                            ("card_message", "\u{1B}[2J爱你"), ("card_message", "爱\u{85}你"), ("card_signature", "小\r明"),
+                                            ("note", "门口\r放下"), ("note", "\u{1B}]0;x\u{7}放门口")]
+        for (index, (key, value)) in refusals.enumerated() {
+            var body = api.orderBuyNowBody(buyer, [(sku, 1)])
+            body[key] = value
+            let refused = try api.orderPlace(buyer, key: "bad-\(index)", body)
+            expectError(refused, 400, "validation_failed")
+            #expect(refused.error["field"] as? String == key, "\(key)=\(value.debugDescription): \(refused.text)")
+        }
+        #expect(try api.orderCount() == 0)
+        var body = api.orderBuyNowBody(buyer, [(sku, 1)])
+        body["card_message"] = "生日快乐\n爱你"
+        body["note"] = "放门口\n谢谢"
+        let placed = try api.orderPlace(buyer, key: "good", body)
+        #expect(placed.status == 201, "\(placed.text)")
+        #expect(placed.json["card_message"] as? String == "生日快乐\n爱你")
+        #expect(placed.json["note"] as? String == "放门口\n谢谢")
+    }
+
     @Test func deliveryDatesListTheDaysAndSlotsForTheseSKUs() throws {
         let api = try TestAPI()
         try api.orderSeed([("A", "10.00", 5)])

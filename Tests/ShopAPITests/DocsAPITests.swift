@@ -76,6 +76,7 @@ struct DocsAPITests {
         let servers = try #require(response.json["servers"] as? [[String: Any]])
         #expect(servers.count == 1)
         #expect(servers.first?["url"] as? String == "http://192.168.1.20:8080")
+        #expect(response.headers["Vary"] == "Host", "an answer built from the Host varies with it")
         // Apart from `servers`, the document is the file as written, key order included.
         let file = try String(contentsOfFile: Self.documentPath, encoding: .utf8)
         #expect(file.contains("\"url\": \"http://127.0.0.1:8080\""))
@@ -100,6 +101,28 @@ struct DocsAPITests {
         #expect((viaProxy.json["servers"] as? [[String: Any]])?.first?["url"] as? String == "https://shop.example")
         let direct = try send(api, "GET", "/openapi.json", forwarded, from: "203.0.113.9")
         #expect((direct.json["servers"] as? [[String: Any]])?.first?["url"] as? String == "http://127.0.0.1:8081")
+    }
+
+    @Test func withAPublicURLTheServersNameItWhateverTheRequestSays() throws {
+        let (_, api) = try api {
+            $0.app.env = .production
+            $0.app.publicURL = "https://floral.example.cn/"
+            $0.server.trustedProxies = "10.0.0.0/8"
+        }
+        let forged = [("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"), ("X-Forwarded-Proto", "http")]
+        for peer in ["10.0.0.5", "203.0.113.9"] {
+            let response = try send(api, "GET", "/openapi.json", forged, from: peer)
+            #expect((response.json["servers"] as? [[String: Any]])?.first?["url"] as? String == "https://floral.example.cn")
+            #expect(!response.text.contains("evil.example"))
+            #expect(response.headers["Vary"] == nil)
+        }
+    }
+
+    @Test func inProductionWithoutAPublicURLTheRequestIsNeverEchoed() throws {
+        let (_, api) = try api { $0.app.env = .production }
+        let response = try send(api, "GET", "/openapi.json", [("Host", "evil.example")])
+        #expect(response.status == 200)
+        #expect(response.text == (try String(contentsOfFile: Self.documentPath, encoding: .utf8)))
     }
 
     @Test func withoutConfiguredOriginsNoAnswerCarriesCORSHeaders() throws {

@@ -24,6 +24,35 @@ struct OrdersCommandTests {
         }
     }
 
+    /// Rows written before control characters were refused on input still print safely.
+    @Test(.enabled(if: CLI.binary != nil, "the shop executable is not built beside the tests"))
+    func controlCharactersStoredInAnOrderArePrintedEscapedNeverRaw() throws {
+        let s = try PaymentAPIScenario()
+        let order = try s.placeOrder()
+        let note = "放门口\r\u{1B}[2K", card = "生日快乐\n爱你\r\u{1B}]0;pwned\u{7}", recipient = "王\u{1B}[31m小花\u{9B}"
+        try s.shop.pool.write { db in
+            _ = try db.run("""
+                UPDATE orders SET note = \(note), card_message = \(card), card_signature = \("小\t明"),
+                       ship_recipient = \(recipient) WHERE id = \(order.id.rawValue)
+                """)
+        }
+        let day = try #require(try s.shop.orders.order(number: order.number).delivery.date)
+        let runs = [["orders", "show", order.number], ["orders", "list"],
+                    ["orders", "list", "--delivery-date", day.description, "--status", "pending_payment"]]
+        for arguments in runs {
+            let (status, output) = try CLI.run(arguments, database: s.shop.config)
+            #expect(status == 0, "\(output)")
+            #expect(!output.unicodeScalars.contains { $0 == "\r" || $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{9B}" || $0 == "\t" },
+                    "\(arguments): \(output.debugDescription)")
+            #expect(output.contains("王\\u{1B}[31m小花\\u{9B}"), "\(arguments): \(output)")
+        }
+        let (_, shown) = try CLI.run(runs[0], database: s.shop.config)
+        #expect(shown.contains("Note       放门口\\r\\u{1B}[2K"), "\(shown)")
+        #expect(shown.contains("Card       生日快乐\n           爱你\\r\\u{1B}]0;pwned\\u{7}  — 小\\t明"), "\(shown)")
+        let (_, worklist) = try CLI.run(runs[2], database: s.shop.config)
+        #expect(worklist.contains("生日快乐 爱你\\r\\u{1B}]0;pwned\\u{7}"), "one order, one line: \(worklist)")
+    }
+
     @Test(.enabled(if: CLI.binary != nil, "the shop executable is not built beside the tests"))
     func showOfAnUnknownNumberFailsWithExitStatus1() throws {
         let s = try PaymentAPIScenario()

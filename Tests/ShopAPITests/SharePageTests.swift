@@ -106,10 +106,11 @@ struct SharePageTests {
     }
 
     @Test func sharePagesAreCacheableAndAnswer304ToTheirTag() throws {
-        let app = try TestAPI()
+        let app = try TestAPI { $0.app.publicURL = "https://floral.example.cn" }
         let id = try #require(try app.shareSeed([("ROSE", "玫瑰", "", "", "on_sale")])["ROSE"])
         let first = try app.share("/share/products/\(id)")
         #expect(first.headers["Cache-Control"] == "public, max-age=300")
+        #expect(first.headers["Vary"] == nil)
         let etag = try #require(first.headers["ETag"])
         #expect(try app.share("/share/products/\(id)", etag: etag).status == 304)
         // A new price is a new body and a new tag.
@@ -117,6 +118,47 @@ struct SharePageTests {
         let repriced = try app.share("/share/products/\(id)", etag: etag)
         #expect(repriced.status == 200)
         #expect(meta("product:price:amount", in: repriced.text) == "42.00")
+    }
+
+    @Test func inProductionOnlyThePublicURLNamesTheOriginWhateverTheHostOrAProxySays() throws {
+        let app = try TestAPI {
+            $0.app.env = .production
+            $0.app.publicURL = "https://floral.example.cn"
+            $0.server.trustedProxies = "10.0.0.0/8"
+        }
+        let id = try #require(try app.shareSeed([("ROSE", "玫瑰", "", "/media/demo/rose-red.svg", "on_sale")])["ROSE"])
+        let forged = [("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"), ("X-Forwarded-Proto", "http"),
+                      ("Accept", "text/html")]
+        for peer in ["10.0.0.5", "203.0.113.9"] {
+            let page = try app.send("GET", "/share/products/\(id)", headers: forged, from: peer)
+            #expect(page.status == 200)
+            #expect(!page.text.contains("evil.example"), "\(page.text)")
+            #expect(meta("og:url", in: page.text) == "https://floral.example.cn/share/products/\(id)")
+            #expect(meta("og:image", in: page.text) == "https://floral.example.cn/media/demo/rose-red.svg")
+            #expect(page.text.contains("<link rel=\"canonical\" href=\"https://floral.example.cn/share/products/\(id)\">"))
+            #expect(page.headers["Cache-Control"] == "public, max-age=300")
+        }
+    }
+
+    @Test func inDevelopmentAPageBuiltFromTheHostVariesWithItAndIsNeverPublic() throws {
+        let app = try TestAPI()
+        let id = try #require(try app.shareSeed([("ROSE", "玫瑰", "", "", "on_sale")])["ROSE"])
+        let page = try app.share("/share/products/\(id)")
+        #expect(meta("og:url", in: page.text) == "http://shop.example.com:8080/share/products/\(id)")
+        #expect(page.headers["Cache-Control"] == "private, max-age=300")
+        #expect(page.headers["Vary"] == "Host")
+        let etag = try #require(page.headers["ETag"])
+        let unchanged = try app.share("/share/products/\(id)", etag: etag)
+        #expect(unchanged.status == 304)
+        #expect(unchanged.headers["Vary"] == "Host" && unchanged.headers["Cache-Control"] == "private, max-age=300")
+
+        let proxied = try TestAPI { $0.server.trustedProxies = "10.0.0.0/8" }
+        let proxiedID = try #require(try proxied.shareSeed([("ROSE", "玫瑰", "", "", "on_sale")])["ROSE"])
+        let viaProxy = try proxied.send("GET", "/share/products/\(proxiedID)", headers: [("Host", "node1:8081"),
+            ("X-Forwarded-Host", "shop.example"), ("X-Forwarded-Proto", "https"), ("Accept", "text/html")], from: "10.0.0.5")
+        #expect(meta("og:url", in: viaProxy.text) == "https://shop.example/share/products/\(proxiedID)")
+        #expect(viaProxy.headers["Vary"] == "Host, X-Forwarded-Host, X-Forwarded-Proto")
+        #expect(viaProxy.headers["Cache-Control"] == "private, max-age=300")
     }
 
     @Test func anArticlesSharePageShowsItsAuthorAndDoesNotCountAView() throws {

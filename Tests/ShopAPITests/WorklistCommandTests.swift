@@ -57,6 +57,24 @@ struct WorklistCommandTests {
     }
 
     @Test(.enabled(if: CLI.binary != nil, "the shop executable is not built beside the tests"))
+    func aFullWidthOrInvisiblyPrefixedFormulaIsDefusedLikeAPlainOne() throws {
+        let api = try TestAPI()
+        let sku = try #require(try api.orderSeed([("A", "10.00", 50)])["A"])
+        let buyer = try api.orderBuyer("13900000001")
+        _ = try place(api, buyer, sku, key: "k1", ["card_message": "＝HYPERLINK(\"http://x.example\")",
+                                                   "card_signature": "\u{200B}=1+1"])
+        _ = try place(api, buyer, sku, key: "k2", ["card_message": "\u{2060}\u{200B}＠SUM(1)", "card_signature": "﹦2",
+                                                   "note": "－3 支"])
+        _ = try place(api, buyer, sku, key: "k3", ["card_message": "\u{200B}生日快乐"])
+
+        let (status, output) = try CLI.run(["orders", "list", "--delivery-date", "2026-12-03", "--format", "csv"], database: api.shop.config)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains(",\"'＝HYPERLINK(\"\"http://x.example\"\")\",'\u{200B}=1+1,"), "\(output)")
+        #expect(output.contains(",'\u{2060}\u{200B}＠SUM(1),'﹦2,'－3 支\r\n"), "\(output)")
+        #expect(output.contains(",\u{200B}生日快乐,"), "text that is no formula stays as written: \(output)")
+    }
+
+    @Test(.enabled(if: CLI.binary != nil, "the shop executable is not built beside the tests"))
     func aBadDeliveryDateOrFormatIsAUsageError() throws {
         let api = try TestAPI()
         let (dateStatus, date) = try CLI.run(["orders", "list", "--delivery-date", "2026-12-32"], database: api.shop.config)

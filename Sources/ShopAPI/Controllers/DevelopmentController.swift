@@ -1,9 +1,13 @@
 import HTTP
 import ShopCore
 
-/// Routes that exist only when `app.env` is `development`: never registered in production.
+/// Routes that exist only when `app.env` is `development`: never registered in production, and
+/// answering only requests straight from this machine (`LoopbackOnlyMiddleware` on `prefix`).
 struct DevelopmentController {
     let payments: PaymentService
+
+    /// Where every development-only route lives.
+    static let prefix = "/api/v1/dev"
 
     struct SimulateRequest: Decodable {
         let status: String?

@@ -3,21 +3,21 @@ import Foundation
 import HTTP
 
 /// `GET /openapi.json`, the contract this server implements (read once at start-up), with its
-/// `servers` naming the host the client reached; and `GET /docs`, a page that renders that
+/// `servers` naming the shop's origin (`ShopOrigin`); and `GET /docs`, a page that renders that
 /// document in the browser (our own HTML, CSS and JavaScript from `DocsPage/`) with a try-it form.
 struct DocsController {
     let document: OpenAPIDocument?
-    let proxies: TrustedProxies
+    let origin: ShopOrigin
     let page: [String: StaticFile]
 
     static let securityPolicy = "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
         + "script-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 
     /// Reads the document at `path` (relative to the working directory; missing means 404) and
-    /// the page's files from `pageDirectory`; `proxies` may name the host in `X-Forwarded-Host`.
-    init(path: String, pageDirectory: URL?, proxies: TrustedProxies) {
+    /// the page's files from `pageDirectory`.
+    init(path: String, pageDirectory: URL?, origin: ShopOrigin) {
         document = FileManager.default.contents(atPath: path).map { OpenAPIDocument([UInt8]($0)) }
-        self.proxies = proxies
+        self.origin = origin
         var page: [String: StaticFile] = [:]
         let types = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"]
         if let pageDirectory, let names = try? FileManager.default.contentsOfDirectory(atPath: pageDirectory.path) {
@@ -34,13 +34,14 @@ struct DocsController {
         routes.get("/openapi.json", use: show).get("/docs", use: docs).get("/docs/assets/:file", use: asset)
     }
 
-    /// The OpenAPI document, its `servers` set to the origin this request reached.
+    /// The OpenAPI document, its `servers` set to the shop's origin.
     func show(_ request: Request, _ context: Context) throws -> Response {
         guard let document else { throw HTTPError(.documentNotDeployed) }
         var headers = Headers()
         headers.set("Content-Type", "application/json; charset=utf-8")
         headers.set("Cache-Control", "no-cache")
-        return Response(status: .ok, headers: headers, body: document.bytes(serving: request.publicOrigin(trusting: proxies)))
+        origin.addVary(to: &headers)
+        return Response(status: .ok, headers: headers, body: document.bytes(serving: origin.origin(for: request)))
     }
 
     /// The API reference page.

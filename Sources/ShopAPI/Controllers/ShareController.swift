@@ -6,18 +6,16 @@ import ShopCore
 /// with a link into the storefront. Unknown, off-sale and unpublished items are 404 (an HTML page
 /// for a client that accepts HTML, else the API's error shape). Every text
 /// from the catalogue is HTML-escaped; every link and image is absolute (previews need that),
-/// under `app.public_url` or else the address the request came to (through trusted proxies).
+/// under `app.public_url` (in development without it, the address the request came to).
 struct ShareController {
     let catalog: CatalogService
     let articles: ArticleService
-    /// `app.public_url` without a trailing slash; nil: from the request's Host.
-    let publicURL: String?
-    /// Proxies whose `X-Forwarded-Host`/`-Proto` name the origin (`server.trusted_proxies`).
-    let proxies: TrustedProxies
+    let origin: ShopOrigin
 
     /// Previews are fetched by chat apps' crawlers, again and again: a few minutes' copy is fine
-    /// (a price moves the body, so the tag, too).
-    static let cacheControl = "public, max-age=300"
+    /// (a price moves the body, so the tag, too). Shared caches may keep it only when its links
+    /// are `app.public_url`'s, not ones a request's `Host` chose.
+    var cacheControl: String { origin.followsRequests ? "private, max-age=300" : "public, max-age=300" }
     static let siteName = "花田小憩"
     /// A description is cut here (chat apps show two lines at most).
     static let descriptionLength = 120
@@ -109,7 +107,8 @@ struct ShareController {
     private func page(_ request: Request, _ page: Page) -> Response {
         let representation = Representation(body: Array(Self.html(page).utf8))
         var headers = Self.headers
-        headers.set("Cache-Control", Self.cacheControl)
+        headers.set("Cache-Control", cacheControl)
+        origin.addVary(to: &headers)
         return .conditional(Response(status: .ok, headers: headers, body: representation.body),
                             etag: representation.etag, for: request)
     }
@@ -140,10 +139,9 @@ struct ShareController {
         return headers
     }
 
-    /// `app.public_url`, else the origin the client used (`Request.publicOrigin`: the Host header,
-    /// or a trusted proxy's `X-Forwarded-*`, only when it is a plain host), else `http://localhost`.
+    /// The shop's origin (see `ShopOrigin`), else `http://localhost`.
     private func baseURL(_ request: Request) -> String {
-        publicURL ?? request.publicOrigin(trusting: proxies) ?? "http://localhost"
+        origin.origin(for: request) ?? "http://localhost"
     }
 
     /// An image URL as a preview needs it: absolute; nil when there is none.

@@ -50,7 +50,7 @@ public struct OrderService: Sendable {
                          clientIP: String) throws -> Checkout {
         let note = (request.note ?? "").trimmedInput
         try Validate.length(note, 0...Self.maxNoteLength, field: "note")
-        try Validate.printable(note, field: "note", multiline: true)
+        try Validate.printable(note, field: "note", allowing: Validate.lineFeed)
         if let items = request.items {
             guard (1...Self.maxLines).contains(items.count) else {
                 throw ValidationError("items", .lineCount, .range(1...Self.maxLines))
@@ -156,7 +156,7 @@ public struct OrderService: Sendable {
         let message = wish.cardMessage?.trimmedInput ?? ""
         let signature = wish.cardSignature?.trimmedInput ?? ""
         try Validate.length(message, 0...maxCardMessageLength, field: "card_message")
-        try Validate.printable(message, field: "card_message", multiline: true)
+        try Validate.printable(message, field: "card_message", allowing: Validate.lineFeed)
         try Validate.length(signature, 0...maxCardSignatureLength, field: "card_signature")
         try Validate.printable(signature, field: "card_signature")
         return DeliveryRequest(date: wish.date, slot: wish.slot, cardMessage: message.isEmpty ? nil : message,

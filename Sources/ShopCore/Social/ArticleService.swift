@@ -154,7 +154,7 @@ public struct ArticleService: Sendable {
     public func comment(on id: ArticleID, content raw: String, replyTo: CommentID?, by user: UserID) throws -> Comment {
         let content = raw.trimmedInput
         try Validate.length(content, 1...500, field: "content")
-        try Validate.printable(content, field: "content", multiline: true)
+        try Validate.printable(content, field: "content", allowing: Validate.lineBreaksAndTabs)
         let now = clock.unixNow
         return try pool.write { db in
             guard try store.find(id, at: now, db) != nil else { throw SocialError.articleNotFound }

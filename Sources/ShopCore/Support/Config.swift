@@ -146,7 +146,8 @@ public struct Config: Sendable {
         public var logLevel = Logger.Level.info
         public var logFormat = Logger.Format.text
         /// Where shoppers reach the shop (`https://shop.example.com`): share pages link and show
-        /// images under it. Empty: the address the request came to (its Host header).
+        /// images under it, `/openapi.json` names it. Required in production; empty in development:
+        /// the address the request came to (its Host header).
         public var publicURL = ""
         /// The shop's time zone (an IANA name): delivery days and the same-day cutoff are read in it.
         public var timezone = "Asia/Shanghai"
@@ -278,10 +279,17 @@ public struct Config: Sendable {
         return url
     }
 
-    /// `app.public_url` without a trailing slash: nil when empty (use the request's Host).
+    /// `app.public_url` without a trailing slash: nil when empty in development (use the
+    /// request's Host). Production requires it: a request's `Host` or `X-Forwarded-Host` is the
+    /// client's to write, and links built from it would be served to others.
     public func publicBaseURL() throws -> String? {
         var url = app.publicURL
-        guard !url.isEmpty else { return nil }
+        guard !url.isEmpty else {
+            guard app.env == .development else {
+                throw ConfigError(key: "app.public_url", reason: "is required in production: the address shoppers reach the shop at, such as https://shop.example.com")
+            }
+            return nil
+        }
         while url.hasSuffix("/") { url.removeLast() }
         let lower = url.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), url.count > 8,
@@ -289,6 +297,24 @@ public struct Config: Sendable {
             throw ConfigError(key: "app.public_url", reason: "must be an http:// or https:// address with no query, such as https://shop.example.com")
         }
         return url
+    }
+
+    /// What `shop serve` warns about at start in development, one line each naming its key: a
+    /// server others can reach, or one behind a proxy (`server.trusted_proxies`), which is how
+    /// development-only routes and secrets end up facing the network.
+    public var developmentWarnings: [String] {
+        guard app.env == .development else { return [] }
+        var warnings: [String] = []
+        if !listensOnLoopbackOnly {
+            warnings.append("development server listening on a non-loopback address (server.host \(server.host)): "
+                            + "development secrets and the log code sender are reachable from the network")
+        }
+        if !server.trustedProxies.trimmingCharacters(in: .whitespaces).isEmpty {
+            warnings.append("DEVELOPMENT MODE BEHIND A PROXY (server.trusted_proxies is set): development secrets, mockpay "
+                            + "and the log code sender face whoever reaches the proxy; development-only routes answer "
+                            + "only requests from this machine that no proxy forwarded. Use app.env=production for a shop behind a proxy.")
+        }
+        return warnings
     }
 
     /// Whether `server.host` is reachable only from this machine.

@@ -32,14 +32,20 @@ enum Validate {
         }
     }
 
-    /// Text without control characters (newlines allowed only where `multiline`).
-    static func printable(_ value: String, field: String, multiline: Bool = false) throws {
+    /// Text without control characters, apart from those in `allowed` (none by default).
+    static func printable(_ value: String, field: String, allowing allowed: Set<Unicode.Scalar> = []) throws {
         let bad = value.unicodeScalars.contains { scalar in
-            if multiline && (scalar == "\n" || scalar == "\r" || scalar == "\t") { return false }
-            return scalar.properties.generalCategory == .control
+            scalar.properties.generalCategory == .control && !allowed.contains(scalar)
         }
         if bad { throw ValidationError(field, .controlCharacters) }
     }
+
+    /// The one control character a card message or an order note may hold: a bare CR or a tab
+    /// would rewrite the florist's terminal line (`shop orders list`/`show`).
+    static let lineFeed: Set<Unicode.Scalar> = ["\n"]
+
+    /// Line breaks in either form and tabs: for comments, which are only ever shown as HTML.
+    static let lineBreaksAndTabs: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
 
     /// An absolute http(s) URL of at most 512 characters with no space or control character, a
     /// path of an image the shop serves itself (`/media/demo/rose-red.svg`, see `MediaPath`), or empty.

@@ -18,7 +18,8 @@ struct OrdersListCommand: Command {
         card. Without --status it lists the orders to make (paid, shipped, completed), not unpaid or
         cancelled ones; --limit defaults to all of them (at most 10000).
         --format csv prints the same as CSV (RFC 4180, a header line, CRLF) for a spreadsheet or printer;
-        a cell a spreadsheet would read as a formula (=, +, -, @) starts with an apostrophe.
+        a cell a spreadsheet would read as a formula (=, +, -, @, their full-width forms, or any of
+        them behind invisible characters) starts with an apostrophe.
         """
 
     enum Format: String { case table, csv }
@@ -103,9 +104,22 @@ enum CSV {
 
     static func field(_ value: String) -> String {
         var text = value
-        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) { text = "'" + text }
+        if startsLikeAFormula(text) { text = "'" + text }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Whether a spreadsheet could read `text` as a formula: its first character that is not
+    /// invisible (a format character such as U+200B, or a blank) is one that starts a formula,
+    /// after NFKC, since spreadsheets read full-width `＝` and small `﹦` as `=`. Tab and CR count
+    /// themselves.
+    static func startsLikeAFormula(_ text: String) -> Bool {
+        let starters: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+        for scalar in text.precomposedStringWithCompatibilityMapping.unicodeScalars {
+            if starters.contains(scalar) { return true }
+            guard scalar.properties.generalCategory == .format || scalar.properties.isWhitespace else { return false }
+        }
+        return false
     }
 }
 
@@ -136,8 +150,11 @@ struct OrdersShowCommand: Command {
         return 0
     }
 
+    /// The order as text; everything a buyer typed has its control characters escaped, a line
+    /// feed in the note or the card continuing under its first line.
     static func render(_ order: Order) -> String {
         let a = order.address
+        let text = { (value: String) in TerminalText.escaped(value, newline: "\n           ") }
         var lines = [
             "Order \(order.number)   \(order.status.rawValue)   total ¥\(Money.yuan(fromCents: order.totalCents))",
             "",
@@ -146,20 +163,20 @@ struct OrdersShowCommand: Command {
                  Money.yuan(fromCents: item.priceCents * Int64(item.quantity))]
             }),
             "",
-            "Recipient  \(a.recipient)",
-            "Phone      \(a.phone)",
-            "Address    \(a.province)\(a.city == a.province ? "" : a.city)\(a.district)\(a.detail)"
-                + (a.postalCode.map { "  (\($0))" } ?? ""),
-            "Note       \(order.note.isEmpty ? "-" : order.note)",
+            "Recipient  \(text(a.recipient))",
+            "Phone      \(text(a.phone))",
+            "Address    " + text("\(a.province)\(a.city == a.province ? "" : a.city)\(a.district)\(a.detail)")
+                + (a.postalCode.map { "  (\(text($0)))" } ?? ""),
+            "Note       \(order.note.isEmpty ? "-" : text(order.note))",
             "Delivery   \(order.delivery.date?.description ?? "-")  \(order.delivery.slot?.rawValue ?? "any time")",
-            "Card       \(order.delivery.cardMessage ?? "-")" + (order.delivery.cardSignature.map { "  — \($0)" } ?? ""),
+            "Card       \(order.delivery.cardMessage.map(text) ?? "-")" + (order.delivery.cardSignature.map { "  — \(text($0))" } ?? ""),
             "",
             "Placed     \(ShopTime.minute(order.createdAt))  (UTC+8)",
         ]
         if order.status == .pendingPayment { lines.append("Pay by     \(ShopTime.minute(order.payDeadline))") }
         if let at = order.paidAt { lines.append("Paid       \(ShopTime.minute(at))") }
         if let at = order.shippedAt {
-            lines.append("Shipped    \(ShopTime.minute(at))" + (order.shipment.map { "  \($0.carrier) \($0.trackingNumber)" } ?? ""))
+            lines.append("Shipped    \(ShopTime.minute(at))" + (order.shipment.map { "  " + text("\($0.carrier) \($0.trackingNumber)") } ?? ""))
         }
         if let at = order.completedAt { lines.append("Completed  \(ShopTime.minute(at))") }
         if let at = order.cancelledAt { lines.append("Cancelled  \(ShopTime.minute(at))") }
@@ -199,10 +216,11 @@ struct OrdersShipCommand: Command {
     }
 }
 
-/// Plain-text tables for the terminal, aligned by display width (CJK characters count double).
+/// Plain-text tables for the terminal, aligned by display width (CJK characters count double);
+/// control characters in a cell are escaped (see `TerminalText`).
 enum Table {
     static func render(header: [String], rows: [[String]]) -> String {
-        let all = [header] + rows
+        let all = ([header] + rows).map { $0.map { TerminalText.escaped($0) } }
         let widths = header.indices.map { column in all.map { width($0[column]) }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, cell in

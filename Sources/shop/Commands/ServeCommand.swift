@@ -18,7 +18,9 @@ struct ServeCommand: Command {
         served for server.drain_seconds; then it stops accepting, finishes in-flight requests and
         exits 0. In production it
         refuses to start while a secret is short or still has its development value, while codes
-        would go to the log or a file, or while the SMS webhook is not https://.
+        would go to the log or a file, while the SMS webhook is not https://, or without
+        app.public_url (the only origin share pages and /openapi.json name there). In development
+        it warns when server.host is not loopback or server.trusted_proxies is set.
         """
 
     func run(_ arguments: Arguments) throws -> Int32 {
@@ -41,12 +43,9 @@ struct ServeCommand: Command {
                                  + config.productionProblems.joined(separator: "; ")
                                  + " (set them in the config file or SHOP_* environment variables)")
         }
-        _ = try config.publicBaseURL()  // a malformed app.public_url stops the start, not a share page
+        _ = try config.publicBaseURL()  // a missing (production) or malformed app.public_url stops the start, not a share page
         let logger = ShopEnvironment.logger(config)
-        if config.app.env == .development, !config.listensOnLoopbackOnly {
-            logger.warning("development server listening on a non-loopback address: development secrets and the log code sender are reachable from the network",
-                           ["server.host": config.server.host])
-        }
+        for warning in config.developmentWarnings { logger.warning(warning) }
         let shop = try ShopEnvironment.openShop(config, logger: logger)
         let api = ShopAPI(shop: shop, metrics: MetricsRegistry())
         let trustedProxies: TrustedProxies

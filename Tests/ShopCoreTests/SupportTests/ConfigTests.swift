@@ -329,11 +329,35 @@ struct PublicURLConfigTests {
         #expect(try config.publicBaseURL() == "https://shop.example.com")
     }
 
+    @Test func productionRefusesToRunWithoutItNamingTheKey() throws {
+        var config = Config()
+        config.app.env = .production
+        let error = #expect(throws: ConfigError.self) { try config.publicBaseURL() }
+        #expect(error?.key == "app.public_url")
+        config.app.publicURL = "https://shop.example.com"
+        #expect(try config.publicBaseURL() == "https://shop.example.com")
+    }
+
     @Test func anAddressThatIsNotHTTPOrCarriesAQueryIsRefused() {
         for bad in ["shop.example.com", "ftp://shop.example.com", "https://shop.example.com/?a=1", "https://a b.com", "javascript:alert(1)"] {
             var config = Config()
             config.app.publicURL = bad
             #expect(throws: ConfigError.self, "\(bad)") { try config.publicBaseURL() }
         }
+    }
+}
+
+@Suite("Development warnings at start")
+struct DevelopmentWarningsTests {
+    @Test func trustingAProxyInDevelopmentIsWarnedAboutLoudly() {
+        var config = Config()
+        #expect(config.developmentWarnings.isEmpty)
+        config.server.trustedProxies = "127.0.0.1"
+        #expect(config.developmentWarnings.count == 1)
+        #expect(config.developmentWarnings.first?.contains("server.trusted_proxies") == true)
+        config.server.host = "0.0.0.0"
+        #expect(config.developmentWarnings.count == 2)
+        config.app.env = .production
+        #expect(config.developmentWarnings.isEmpty)
     }
 }
