@@ -75,6 +75,7 @@ public final class Bulkhead: Sendable {
     private func startWorker(_ number: Int) {
         finished.enter()
         let thread = Thread { [self] in
+            RequestThread.work(for: name)
             work()
             finished.leave()
         }

@@ -203,8 +203,9 @@ public final class Server: Sendable {
         case offload(OffloadTarget)
     }
 
-    /// Runs the responder on a request thread; never throws, whatever the handler did.
-    func answerOnRequestThread(_ request: Request) -> Outcome {
+    /// Runs the responder where the request may still move (a request thread, or a bulkhead's
+    /// thread until the request needs another bulkhead); never throws, whatever the handler did.
+    func answerMovable(_ request: Request) -> Outcome {
         RequestThread.begin()
         defer { RequestThread.end() }
         do {
@@ -223,7 +224,7 @@ public final class Server: Sendable {
         }
     }
 
-    /// Runs the responder where waiting is allowed (a bulkhead's thread); never throws.
+    /// Runs the responder where it cannot move: it waits where it is; never throws.
     func answer(_ request: Request) -> Response {
         do {
             return try responder(request, Context())

@@ -74,7 +74,7 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
                           remoteAddress: peer,
                           clientAddress: server.options.trustedProxies.clientAddress(peer: peer, headers: headers))
     pending.body = []
-    switch server.answerOnRequestThread(request) {
+    switch server.answerMovable(request) {
     case .answered(let response):
         // For HEAD, libmicrohttpd sends the headers (Content-Length included, as for GET) and no body.
         return queue(response, on: connection)
@@ -90,12 +90,27 @@ private func offload(_ request: Request, to target: OffloadTarget, pending: Pend
     guard target.bulkhead.reserve() else { return queue(target.rejection.response(for: request), on: connection) }
     // Suspended before the job can start, so its resume never comes first.
     MHD_suspend_connection(connection)
-    let suspended = SuspendedConnection(connection: connection, pending: pending)
+    run(request, on: target, SuspendedConnection(connection: connection, pending: pending), server: server)
+    return .YES
+}
+
+/// Answers a suspended request on `target`'s bulkhead (whose place is reserved), moving it on to
+/// another bulkhead when it needs one, and resumes the connection with the answer.
+private func run(_ request: Request, on target: OffloadTarget, _ suspended: SuspendedConnection, server: Server) {
     target.bulkhead.run(reserved: { [server] in
-        suspended.pending.offloadedResponse = server.answer(request)
+        switch server.answerMovable(request) {
+        case .answered(let response):
+            suspended.pending.offloadedResponse = response
+        case .offload(let next):
+            guard next.bulkhead.reserve() else {
+                suspended.pending.offloadedResponse = next.rejection.response(for: request)
+                break
+            }
+            run(request, on: next, suspended, server: server)
+            return
+        }
         MHD_resume_connection(suspended.connection)
     })
-    return .YES
 }
 
 /// Called when libmicrohttpd opens a connection and again before it closes the socket: the

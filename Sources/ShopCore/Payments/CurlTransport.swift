@@ -1,14 +1,15 @@
 import CurlClient
 import Foundation
 
-/// POSTs through libcurl, presenting the merchant's client certificate when it has one: WeChat Pay
-/// v2's refund API (`/secapi/pay/refund`) is mutual TLS, which URLSession on Linux cannot do.
+/// POSTs through libcurl, blocking the calling thread for at most the timeout, presenting the
+/// merchant's client certificate when it has one (WeChat Pay v2's refund API, `/secapi/pay/refund`,
+/// is mutual TLS).
 public struct CurlTransport: ProviderTransport {
     let identity: CurlClient.Identity?
     let trustedCAPEM: String?
 
     /// `trustedCAPEM` replaces the system's trust store (tests with a CA of their own).
-    public init(identity: CurlClient.Identity?, trustedCAPEM: String? = nil) {
+    public init(identity: CurlClient.Identity? = nil, trustedCAPEM: String? = nil) {
         self.identity = identity
         self.trustedCAPEM = trustedCAPEM
     }
@@ -18,7 +19,7 @@ public struct CurlTransport: ProviderTransport {
         do {
             return try CurlClient.post(url: url.absoluteString, body: body, contentType: contentType,
                                        timeoutMilliseconds: max(1, Int(timeout * 1_000)), identity: identity,
-                                       trustedCAPEM: trustedCAPEM, maxAnswerBytes: URLSessionTransport.maxAnswerBytes)
+                                       trustedCAPEM: trustedCAPEM, maxAnswerBytes: maxProviderAnswerBytes)
         } catch CurlClient.Failure.timedOut {
             throw PaymentError.providerTimeout(provider)
         } catch CurlClient.Failure.answerTooLarge {

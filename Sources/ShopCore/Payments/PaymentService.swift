@@ -24,7 +24,7 @@ public struct PaymentService: Sendable {
     let lifecycle = OrderLifecycle()
 
     public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger,
-                random: SecureRandom = SecureRandom(), transport: any ProviderTransport = URLSessionTransport(),
+                random: SecureRandom = SecureRandom(), transport: any ProviderTransport = CurlTransport(),
                 refundTransport: (any ProviderTransport)? = nil, guardian: ProviderGuard? = nil) throws {
         let guardian = guardian ?? ProviderGuard(settings)
         self.guardian = guardian
