@@ -26,6 +26,7 @@ enum APIMessage: String, ErrorMessage {
     // Social
     case userNotFound, authorNotFound, articleNotFound, commentNotFound, articleCategoryNotFound, unknownArticleCategory, cannotFollowSelf
     case deleteOthersComment, changeOthersArticle, notAnAuthor, invalidReplyTo, titleTaken, invalidCursor
+    case contentBlocked
     // The database, files
     case databaseUnreachable, databaseBusy, fileNotFound, documentNotDeployed
 
@@ -152,6 +153,9 @@ enum APIMessage: String, ErrorMessage {
             (.conflict, "title_taken", "你已经有一篇同样标题的文章了。", "You already have an article with this title.")
         case .invalidCursor:
             (.badRequest, "validation_failed", "cursor 无效：请使用服务器给出的值。", "cursor is not one this server gave out.")
+        case .contentBlocked:
+            (.unprocessableEntity, "content_blocked", "内容含有不允许发布的词语，请修改后再发。",
+             "The text contains words that may not be posted here; change it and try again.")
 
         case .databaseUnreachable:
             (.serviceUnavailable, "database_unavailable", "暂时连不上数据库，请稍后再试。",

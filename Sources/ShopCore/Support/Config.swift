@@ -139,7 +139,7 @@ public struct Config: Sendable {
     public struct Search: Sendable {
         /// A keyword is hot only once this many different people (user, else client IP) searched it.
         public var hotMinSearchers = 3
-        /// A keyword containing any of these (lowercase) never becomes hot.
+        /// A keyword containing any of these (lowercase) never becomes hot; a comment or article containing one is refused.
         public var blockedWords = ["加微信", "代购", "微信", "qq", "薇信", "刷单"]
     }
 
