@@ -9,7 +9,7 @@ enum APIMessage: String, ErrorMessage {
     // Accounts
     case codeCooldown, codeLimitReached, invalidCode, phoneTaken, invalidCredentials, tooManyAttempts, unauthorized
     // Catalogue
-    case productNotFound, categoryNotFound
+    case productNotFound, categoryNotFound, tooManySearches
     // Cart and stock
     case cartLimitExceeded, outOfStock, soldOut, skuNotFound, cartLineNotFound
     // Addresses
@@ -59,6 +59,9 @@ enum APIMessage: String, ErrorMessage {
             (.notFound, "not_found", "商品不存在或已下架。", "No such product on sale.")
         case .categoryNotFound:
             (.notFound, "not_found", "没有这个分类。", "No such category.")
+        case .tooManySearches:
+            (.tooManyRequests, "rate_limited", "搜索太频繁了，请 {seconds} 秒后再试。",
+             "Too many searches from this address; try again in {seconds} seconds.")
 
         case .cartLimitExceeded:
             // The Floral client's own words for the cap: enterprise purchases go through customer service.
