@@ -69,6 +69,22 @@ struct SearchCountTests {
         #expect(try counts(fixture) == ["\(now / 86_400) 玫瑰 \(SearchStore.maxSearchersPerDay + 7) \(SearchStore.maxSearchersPerDay + 7)"])
     }
 
+    @Test func nodesAddingAtOnceLoseNoSearchAndKeepTheCap() throws {
+        let fixture = try shop()
+        let now = fixture.shop.clock.unixNow
+        let pool = fixture.pool
+        let failures = Outcomes<String>()
+        race(6) { node in
+            var tally = SearchTally()
+            for person in 0..<250 { tally.add("玫瑰", searcher: "ip:\(node).\(person)", found: true, at: now) }
+            tally.add("钢琴", searcher: "ip:\(node)", found: false, at: now)
+            do { try pool.write { db in try SearchStore().add(tally, db) } } catch { failures.record(String(describing: error)) }
+        }
+        #expect(failures.all == [])
+        #expect(try counts(fixture) == ["\(now / 86_400) 玫瑰 1500 1500", "\(now / 86_400) 钢琴 6 0"])
+        #expect(try rows("search_searchers", fixture) == Int64(SearchStore.maxSearchersPerDay))
+    }
+
     @Test func theCountsKeepThirtyDaysAndTheSearchersTheHotListsWeek() throws {
         let fixture = try shop()
         try fixture.catalogSearch("玫瑰", by: 1)
