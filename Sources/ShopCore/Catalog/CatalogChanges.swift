@@ -9,7 +9,7 @@ struct CatalogChanges {
     static let shards: Int64 = 64
 
     /// What a product page shows moved: its own counter (shared with the ids ≡ it mod `shards`)
-    /// plus the same shard's counter of favourites (0022), which no list or tree version includes.
+    /// plus the same shard's counter of favourites (0024), which no list or tree version includes.
     func version(of product: ProductID, _ db: any SQLConnection) throws -> Int64 {
         let shard = ((product.rawValue % Self.shards) + Self.shards) % Self.shards
         return try db.scalarInt("""

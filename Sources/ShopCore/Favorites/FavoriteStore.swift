@@ -1,7 +1,7 @@
 import SQL
 
 /// Rows of `product_favorites` and `article_favorites` (migration 0016), and the products' counts
-/// in `product_favorite_counts` (0022: kept off the `products` row, so a click moves no list's version).
+/// in `product_favorite_counts` (0024: kept off the `products` row, so a click moves no list's version).
 struct FavoriteStore {
     /// Adds a favourite unless it is there; answers whether it was added.
     func add(product: ProductID, by user: UserID, at now: Int64, _ db: any SQLConnection) throws -> Bool {

@@ -272,7 +272,7 @@ struct SearchIndexTests {
         #expect(after != before)
     }
 
-    /// (Also: the searches logged before it become the hot keywords' rows, and then, through 0023,
+    /// (Also: the searches logged before it become the hot keywords' rows, and then, through 0025,
     /// counts per keyword and day and searchers per keyword and day.)
     @Test func theMigrationIndexesTheProductsAlreadyThereAsTheImportWould() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("search-migration-\(UUID().uuidString)")

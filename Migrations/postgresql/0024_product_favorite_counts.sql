@@ -4,7 +4,7 @@
 -- reach of the catalogue-change triggers; only the product page shows it, and it is versioned by
 -- its own 64 counters (product_id % 64, never lowered), which a product page adds to its
 -- catalog_changes row: a click reaches that product's page, never a list or the category tree.
--- PostgreSQL translation of Migrations/sqlite/0022_product_favorite_counts.sql.
+-- PostgreSQL translation of Migrations/sqlite/0024_product_favorite_counts.sql.
 CREATE TABLE product_favorite_counts (
     product_id BIGINT PRIMARY KEY REFERENCES products (id) ON DELETE CASCADE,
     favorites_count BIGINT NOT NULL CHECK (favorites_count >= 0)

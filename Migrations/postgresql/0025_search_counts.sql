@@ -2,7 +2,7 @@
 -- search, signed in or not: one connection wrote ~2,300 rows/s. Searches are now counted per
 -- keyword and UTC day (day = unix time / 86 400), each node adding its tally about once a second
 -- (many nodes add to the same rows), so a keyword costs one row a day however often it is searched.
--- PostgreSQL translation of Migrations/sqlite/0023_search_counts.sql.
+-- PostgreSQL translation of Migrations/sqlite/0025_search_counts.sql.
 CREATE TABLE search_counts (
     day BIGINT NOT NULL,
     keyword TEXT NOT NULL,
