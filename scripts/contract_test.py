@@ -14,7 +14,8 @@ schemathesis = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".venv-c
 max_examples = os.environ.get("CONTRACT_MAX_EXAMPLES", "25")
 
 shop = Shop({"SHOP_VERIFICATION_COOLDOWN_SECONDS": "1", "SHOP_VERIFICATION_DAILY_LIMIT_PER_IP": "100000",
-             "SHOP_VERIFICATION_DAILY_LIMIT_PER_PHONE": "10000", "SHOP_AUTH_MAX_FAILURES_PER_IP": "100000"})
+             "SHOP_VERIFICATION_DAILY_LIMIT_PER_PHONE": "10000", "SHOP_AUTH_MAX_FAILURES_PER_IP": "100000",
+             "SHOP_SEARCH_MAX_PER_MINUTE_PER_IP": "100000"})
 try:
     print(f"contract: shop serve on {shop.engine}", flush=True)
     shop.cli("migrate")

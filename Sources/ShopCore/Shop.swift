@@ -66,7 +66,7 @@ public final class Shop: Sendable {
         payments = try PaymentService(pool: pool, settings: config.payments, mockpayEnabled: config.isMockpayEnabled,
                                       clock: clock, logger: logger, random: random)
         social = SocialService(pool: pool, publicReads: reads, clock: clock)
-        articles = ArticleService(pool: pool, publicReads: reads, clock: clock)
+        articles = ArticleService(pool: pool, publicReads: reads, clock: clock, blockedWords: config.search.blockedWords)
         favorites = FavoriteService(pool: pool, clock: clock)
         coupons = CouponService(pool: pool, clock: clock)
         articleImporter = ArticleImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes)

@@ -59,6 +59,26 @@ struct FavoriteAPITests {
         #expect(try app.send("GET", "/api/v1/products/\(product)").json["favorites_count"] as? Int == 1)
     }
 
+    @Test func keepingAProductMovesNoCatalogueVersionYetItsPageShowsTheNewCount() throws {
+        let app = try TestAPI()
+        let product = try #require(try app.favoriteSeed([("ROSE", "on_sale"), ("LILY", "on_sale")])["ROSE"])
+        let alice = try app.token(for: "13900000041")
+        let page = try app.send("GET", "/api/v1/products/\(product)")
+        #expect(page.json["favorites_count"] as? Int == 0)
+        _ = try app.send("GET", "/api/v1/products")
+        let changes = CatalogChanges()
+        let before = try app.shop.pool.read { db in try changes.version(db) }
+
+        #expect(try app.send("PUT", "/api/v1/favorites/products/\(product)", token: alice).json["favorites_count"] as? Int == 1)
+        #expect(try app.shop.pool.read { db in try changes.version(db) } == before, "a click moves no list's or tree's version")
+        let kept = try app.send("GET", "/api/v1/products/\(product)", headers: [("If-None-Match", try #require(page.headers["ETag"]))])
+        #expect(kept.status == 200 && kept.json["favorites_count"] as? Int == 1, "the kept page is not served stale")
+
+        #expect(try app.send("DELETE", "/api/v1/favorites/products/\(product)", token: alice).json["favorites_count"] as? Int == 0)
+        #expect(try app.shop.pool.read { db in try changes.version(db) } == before)
+        #expect(try app.send("GET", "/api/v1/products/\(product)").json["favorites_count"] as? Int == 0)
+    }
+
     @Test func racingRequestsKeepAProductOnceAndCountEveryUserOnce() throws {
         let app = try TestAPI()
         let product = try #require(try app.favoriteSeed([("ROSE", "on_sale")])["ROSE"])

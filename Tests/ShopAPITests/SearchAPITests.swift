@@ -55,6 +55,21 @@ struct SearchAPITests {
         #expect(one.json["total"] as? Int == 26)
     }
 
+    @Test func searchesPastTheLimitOfAnAddressAre429RateLimitedUntilTheMinuteEnds() throws {
+        let fixture = try TestAPI { $0.search.maxPerMinutePerIP = 2 }
+        func search(from address: String) throws -> TestResponse {
+            try fixture.send("GET", "/api/v1/products", query: ["q": "玫瑰"], from: address)
+        }
+        for _ in 0..<2 { #expect(try search(from: "10.3.0.1").status == 200) }
+        let refused = try search(from: "10.3.0.1")
+        expectError(refused, 429, "rate_limited")
+        #expect((refused.error["retry_after"] as? Int).map { (1...60).contains($0) } == true, "\(refused.text)")
+        #expect(try fixture.send("GET", "/api/v1/products", from: "10.3.0.1").status == 200, "a list without q is no search")
+        #expect(try search(from: "10.3.0.2").status == 200)
+        fixture.clock.advance(by: 60)
+        #expect(try search(from: "10.3.0.1").status == 200)
+    }
+
     @Test(arguments: ["\"", "*", "OR", "or", "-", "%", "_", "50%_", "a\"b", "\"限量\"", "-20"])
     func syntaxInTheQueryIsSearchedAsText(_ query: String) throws {
         let fixture = try searchAPI()

@@ -9,7 +9,7 @@ enum APIMessage: String, ErrorMessage {
     // Accounts
     case codeCooldown, codeLimitReached, invalidCode, phoneTaken, invalidCredentials, tooManyAttempts, unauthorized
     // Catalogue
-    case productNotFound, categoryNotFound
+    case productNotFound, categoryNotFound, tooManySearches
     // Cart and stock
     case cartLimitExceeded, outOfStock, soldOut, skuNotFound, cartLineNotFound
     // Addresses
@@ -28,6 +28,7 @@ enum APIMessage: String, ErrorMessage {
     // Social
     case userNotFound, authorNotFound, articleNotFound, commentNotFound, articleCategoryNotFound, unknownArticleCategory, cannotFollowSelf
     case deleteOthersComment, changeOthersArticle, notAnAuthor, invalidReplyTo, titleTaken, invalidCursor
+    case contentBlocked
     // The database, files
     case databaseUnreachable, databaseBusy, fileNotFound, documentNotDeployed
 
@@ -60,6 +61,9 @@ enum APIMessage: String, ErrorMessage {
             (.notFound, "not_found", "商品不存在或已下架。", "No such product on sale.")
         case .categoryNotFound:
             (.notFound, "not_found", "没有这个分类。", "No such category.")
+        case .tooManySearches:
+            (.tooManyRequests, "rate_limited", "搜索太频繁了，请 {seconds} 秒后再试。",
+             "Too many searches from this address; try again in {seconds} seconds.")
 
         case .cartLimitExceeded:
             // The Floral client's own words for the cap: enterprise purchases go through customer service.
@@ -165,6 +169,9 @@ enum APIMessage: String, ErrorMessage {
             (.conflict, "title_taken", "你已经有一篇同样标题的文章了。", "You already have an article with this title.")
         case .invalidCursor:
             (.badRequest, "validation_failed", "cursor 无效：请使用服务器给出的值。", "cursor is not one this server gave out.")
+        case .contentBlocked:
+            (.unprocessableEntity, "content_blocked", "内容含有不允许发布的词语，请修改后再发。",
+             "The text contains words that may not be posted here; change it and try again.")
 
         case .databaseUnreachable:
             (.serviceUnavailable, "database_unavailable", "暂时连不上数据库，请稍后再试。",

@@ -19,6 +19,7 @@ extension ErrorMapping {
         case .invalidReplyTo: return HTTPError(.invalidReplyTo, field: "reply_to")
         case .titleTaken: return HTTPError(.titleTaken, field: "title")
         case .invalidCursor: return HTTPError(.invalidCursor, field: "cursor")
+        case .contentBlocked(let field): return HTTPError(.contentBlocked, field: field)
         }
     }
 }

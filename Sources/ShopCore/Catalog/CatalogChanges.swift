@@ -8,10 +8,13 @@ struct CatalogChanges {
     /// Counters in the table, one per `product_id % shards` (the migration's CHECK says the same).
     static let shards: Int64 = 64
 
-    /// What a product page shows moved: its own counter (shared with the ids ≡ it mod `shards`).
+    /// What a product page shows moved: its own counter (shared with the ids ≡ it mod `shards`)
+    /// plus the same shard's counter of favourites (0024), which no list or tree version includes.
     func version(of product: ProductID, _ db: any SQLConnection) throws -> Int64 {
         let shard = ((product.rawValue % Self.shards) + Self.shards) % Self.shards
-        return try db.scalarInt("SELECT version FROM catalog_changes WHERE shard = \(shard)") ?? 0
+        return try db.scalarInt("""
+            SELECT (SELECT version FROM catalog_changes WHERE shard = \(shard)) + (SELECT version FROM favorite_changes WHERE shard = \(shard))
+            """) ?? 0
     }
 
     /// Anything in the catalogue moved: the sum of the counters (each only ever goes up).

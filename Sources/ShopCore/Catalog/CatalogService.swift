@@ -11,6 +11,7 @@ public struct CatalogService: Sendable {
     private let search = SearchStore()
     private let changes = CatalogChanges()
     private let recorder: SearchRecorder
+    private let throttle: SearchThrottle
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
 
@@ -20,6 +21,7 @@ public struct CatalogService: Sendable {
         self.logger = logger
         self.settings = settings
         recorder = SearchRecorder(pool: pool, logger: logger)
+        throttle = SearchThrottle(perMinute: settings.maxPerMinutePerIP)
     }
 
     /// Whether any product exists (on sale or not).
@@ -42,12 +44,14 @@ public struct CatalogService: Sendable {
         }
     }
 
-    /// On-sale products matching the query; a search is logged for the hot keywords with who searched
-    /// and whether it found anything (a keyword that could never be hot is not logged).
+    /// On-sale products matching the query; a search is counted for the hot keywords with who searched
+    /// and whether it found anything (a keyword that could never be hot is not counted), and past
+    /// `search.max_per_minute_per_ip` searches a minute from one address is `tooManySearches`.
     public func products(_ query: ProductQuery) throws -> Page<ProductSummary> {
         try Self.validatePrices(query)
         var query = query
         query.text = try SearchText.normalize(query.text)
+        try admit(query)
         let page = try pool.read { db in
             if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
             return try store.products(query, db)
@@ -60,12 +64,13 @@ public struct CatalogService: Sendable {
 
     /// A page of on-sale products, unless nothing in the catalogue changed since version `known`
     /// (a version of the whole catalogue: every product's stock, price, sales, text and status).
-    /// A search is recorded either way, as `products(_:)` does: an unchanged answer found what it
-    /// found at that version, which the index's cached counts say without ranking anything.
+    /// A search is recorded (and limited) either way, as `products(_:)` does: an unchanged answer found
+    /// what it found at that version, which the index's cached counts say without ranking anything.
     public func products(_ query: ProductQuery, unlessAt known: Int64?) throws -> Versioned<Page<ProductSummary>> {
         try Self.validatePrices(query)
         var query = query
         query.text = try SearchText.normalize(query.text)
+        try admit(query)
         let (answer, total) = try unchangedProducts(query, since: known) ?? pool.read { db -> (Versioned<Page<ProductSummary>>, Int?) in
             let version = try changes.version(db)
             if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
@@ -103,6 +108,12 @@ public struct CatalogService: Sendable {
         }
     }
 
+    /// Counts a search (any page) against its client address's limit; lists without `q` are not searches.
+    private func admit(_ query: ProductQuery) throws {
+        guard query.text != nil, let address = query.searcher?.clientIP else { return }
+        try throttle.admit(address, at: clock.unixNow)
+    }
+
     private static func validatePrices(_ query: ProductQuery) throws {
         if let min = query.minPriceCents, min < 0 { throw ValidationError("min_price_cents", .notNegative) }
         if let max = query.maxPriceCents, max < 0 { throw ValidationError("max_price_cents", .notNegative) }
@@ -134,10 +145,11 @@ public struct CatalogService: Sendable {
         }
     }
 
-    /// Drops searches older than 30 days (hot keywords look back 7).
+    /// Drops the search counts of days more than 30 days ago, and searchers the hot keywords no
+    /// longer look at (older than 7 days).
     public func purgeSearchLog() throws {
-        let before = clock.unixNow - 30 * 86_400
-        try pool.write { db in try search.purge(before: before, db) }
+        let now = clock.unixNow
+        try pool.write { db in try search.purge(counts: now - 30 * 86_400, searchers: now - Self.hotWindowSeconds, db) }
     }
 
     /// Writes the searches not yet recorded (at shutdown).

@@ -131,7 +131,8 @@ struct CatalogStore {
     /// A product page, or nil when the product is unknown or off sale.
     func product(_ id: ProductID, _ db: any SQLConnection) throws -> ProductDetail? {
         guard let row = try db.queryOne("""
-            SELECT \(Self.summaryColumns), p.description, p.category_id, p.attributes, p.favorites_count
+            SELECT \(Self.summaryColumns), p.description, p.category_id, p.attributes,
+                   COALESCE((SELECT favorites_count FROM product_favorite_counts WHERE product_id = p.id), 0) AS favorites_count
             FROM products p WHERE p.id = \(id) AND p.status = \(ProductStatus.onSale)
             """) else { return nil }
         let images = try db.query("SELECT url FROM product_images WHERE product_id = \(id) ORDER BY position")

@@ -1,6 +1,7 @@
 import SQL
 
-/// Rows of `product_favorites` and `article_favorites` (migration 0016).
+/// Rows of `product_favorites` and `article_favorites` (migration 0016), and the products' counts
+/// in `product_favorite_counts` (0024: kept off the `products` row, so a click moves no list's version).
 struct FavoriteStore {
     /// Adds a favourite unless it is there; answers whether it was added.
     func add(product: ProductID, by user: UserID, at now: Int64, _ db: any SQLConnection) throws -> Bool {
@@ -8,14 +9,21 @@ struct FavoriteStore {
             INSERT INTO product_favorites (user_id, product_id, created_at) VALUES (\(user), \(product), \(now))
             ON CONFLICT DO NOTHING
             """) == 1
-        if added { try db.run("UPDATE products SET favorites_count = favorites_count + 1 WHERE id = \(product)") }
+        if added {
+            try db.run("""
+                INSERT INTO product_favorite_counts (product_id, favorites_count) VALUES (\(product), 1)
+                ON CONFLICT (product_id) DO UPDATE SET favorites_count = product_favorite_counts.favorites_count + 1
+                """)
+        }
         return added
     }
 
     /// Removes a favourite if it is there; answers whether it was.
     func remove(product: ProductID, by user: UserID, _ db: any SQLConnection) throws -> Bool {
         let removed = try db.run("DELETE FROM product_favorites WHERE user_id = \(user) AND product_id = \(product)") == 1
-        if removed { try db.run("UPDATE products SET favorites_count = favorites_count - 1 WHERE id = \(product)") }
+        if removed {
+            try db.run("UPDATE product_favorite_counts SET favorites_count = favorites_count - 1 WHERE product_id = \(product)")
+        }
         return removed
     }
 
@@ -47,7 +55,7 @@ struct FavoriteStore {
     }
 
     func favoritesCount(of product: ProductID, _ db: any SQLConnection) throws -> Int64 {
-        try db.scalarInt("SELECT favorites_count FROM products WHERE id = \(product)") ?? 0
+        try db.scalarInt("SELECT favorites_count FROM product_favorite_counts WHERE product_id = \(product)") ?? 0
     }
 
     /// A page of the user's on-sale favourite products, the newest favourite first.

@@ -3,23 +3,21 @@ import Foundation
 import SQL
 import Synchronization
 
-/// Collects searched keywords in memory and writes them in one transaction about once a second,
-/// so searching stays a read: without it every search would wait for the single writer and an
-/// fsync. Reading the hot keywords flushes first, so they are never behind what was recorded.
+/// Sums searched keywords in memory (`SearchTally`) and adds them to the database in one
+/// transaction about once a second, so searching stays a read (without it every search would wait
+/// for the single writer and an fsync) and a keyword searched a thousand times costs one row a day.
+/// Reading the hot keywords flushes first, so they are never behind what was recorded.
 final class SearchRecorder: Sendable {
     private let pool: any Database
     private let logger: Logger
     private let store = SearchStore()
     private let queue = DispatchQueue(label: "shop.search-recorder")
     private struct Pending {
-        var searches: [SearchStore.LoggedSearch] = []
+        var tally = SearchTally()
         var flushScheduled = false
     }
 
     private let pending = Mutex(Pending())
-
-    /// Past this many unwritten searches, more are dropped (they are statistics, not orders).
-    static let maxPending = 10_000
 
     init(pool: any Database, logger: Logger) {
         self.pool = pool
@@ -28,9 +26,7 @@ final class SearchRecorder: Sendable {
 
     func record(_ keyword: String, searcher: String, found: Bool, at now: Int64) {
         let schedule = pending.withLock { pending in
-            if pending.searches.count < Self.maxPending {
-                pending.searches.append(.init(keyword: keyword, searcher: searcher, found: found, at: now))
-            }
+            pending.tally.add(keyword, searcher: searcher, found: found, at: now)
             defer { pending.flushScheduled = true }
             return !pending.flushScheduled
         }
@@ -41,20 +37,18 @@ final class SearchRecorder: Sendable {
 
     /// Writes what is pending now; a failure is logged, never thrown at a searcher.
     func flush() {
-        let batch = pending.withLock { pending in
+        let tally = pending.withLock { pending in
             defer {
-                pending.searches.removeAll(keepingCapacity: true)
+                pending.tally = SearchTally()
                 pending.flushScheduled = false
             }
-            return pending.searches
+            return pending.tally
         }
-        guard !batch.isEmpty else { return }
+        guard !tally.isEmpty else { return }
         do {
-            try pool.write { db in
-                for entry in batch { try store.record(entry, db) }
-            }
+            try pool.write { db in try store.add(tally, db) }
         } catch {
-            logger.warning("searches not recorded", ["count": String(batch.count), "error": String(describing: error)])
+            logger.warning("searches not recorded", ["keywords": String(tally.counts.count), "error": String(describing: error)])
         }
     }
 }

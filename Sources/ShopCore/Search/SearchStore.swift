@@ -1,7 +1,7 @@
 import Foundation
 import SQL
 
-/// SQL for suggestions and the search log behind hot keywords.
+/// SQL for suggestions and the search counts behind hot keywords.
 struct SearchStore {
     /// Up to `limit` category names and on-sale product titles containing `text` (folded), those
     /// starting with it first: categories (shortest first), then titles (in folded order), then the
@@ -49,30 +49,34 @@ struct SearchStore {
         return terms
     }
 
-    /// One search for the hot keywords: what, by whom (a `Visitor` key) and whether it found anything.
-    struct LoggedSearch {
-        let keyword: String
-        let searcher: String
-        let found: Bool
-        let at: Int64
-    }
+    /// At most this many different people are kept per keyword and day (a keyword searched by
+    /// more is hot anyway; the hot list's count then says "at least").
+    static let maxSearchersPerDay = 1_000
 
-    /// Logs the search, and for one that found something moves its searcher's last time for the
-    /// keyword (what the hot list counts).
-    func record(_ search: LoggedSearch, _ db: any SQLConnection) throws {
-        try db.run("""
-            INSERT INTO search_queries (keyword, searcher, found, searched_at)
-            VALUES (\(search.keyword), \(search.searcher), \(search.found), \(search.at))
-            """)
-        guard search.found else { return }
+    /// Adds a node's tally to the shared counts: searches per keyword and day, and who found
+    /// something. On PostgreSQL the count's row is locked first, so nodes adding the same keyword
+    /// and day queue there and the cap on its searchers holds across them.
+    func add(_ tally: SearchTally, _ db: any SQLConnection) throws {
         let later: SQL = switch db.dialect {
         case .sqlite: "max(last_found_at, excluded.last_found_at)"
-        case .postgresql: "GREATEST(search_keyword_searchers.last_found_at, excluded.last_found_at)"
+        case .postgresql: "GREATEST(search_searchers.last_found_at, excluded.last_found_at)"
         }
-        try db.run("""
-            INSERT INTO search_keyword_searchers (keyword, searcher, last_found_at) VALUES (\(search.keyword), \(search.searcher), \(search.at))
-            ON CONFLICT (keyword, searcher) DO UPDATE SET last_found_at = \(later)
-            """)
+        for (key, counts) in tally.ordered {
+            try db.run("""
+                INSERT INTO search_counts (day, keyword, searches, found) VALUES (\(key.day), \(key.keyword), \(counts.searches), \(counts.found))
+                ON CONFLICT (day, keyword) DO UPDATE
+                SET searches = search_counts.searches + excluded.searches, found = search_counts.found + excluded.found
+                """)
+            for (searcher, at) in counts.searchers.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes($1.key.utf8) }) {
+                try db.run("""
+                    INSERT INTO search_searchers (keyword, day, searcher, last_found_at)
+                    SELECT CAST(\(key.keyword) AS TEXT), \(key.day), CAST(\(searcher) AS TEXT), \(at)
+                    WHERE EXISTS (SELECT 1 FROM search_searchers WHERE keyword = \(key.keyword) AND day = \(key.day) AND searcher = \(searcher))
+                       OR (SELECT COUNT(*) FROM search_searchers WHERE keyword = \(key.keyword) AND day = \(key.day)) < \(Self.maxSearchersPerDay)
+                    ON CONFLICT (keyword, day, searcher) DO UPDATE SET last_found_at = \(later)
+                    """)
+            }
+        }
     }
 
     /// Keywords that found something, by distinct searchers (at least `minSearchers`), leaving out any
@@ -90,20 +94,21 @@ struct SearchStore {
             WHERE strpos(replace(keyword, ' ', ''), value) > 0
             """
         }
-        // One row per keyword and searcher whose last finding search is this week: COUNT(*) is the
-        // number of different people.
+        // Rows per keyword, day and searcher whose last finding search is this week: the distinct
+        // searchers are the number of different people.
         return try db.query("""
-            SELECT keyword, COUNT(*) AS n FROM search_keyword_searchers
+            SELECT keyword, COUNT(DISTINCT searcher) AS n FROM search_searchers
             WHERE last_found_at > \(since)
             GROUP BY keyword
-            HAVING COUNT(*) >= \(minSearchers)
+            HAVING COUNT(DISTINCT searcher) >= \(minSearchers)
                AND NOT EXISTS (\(containsBlocked))
             ORDER BY n DESC, MAX(last_found_at) DESC, keyword LIMIT \(limit)
             """).map { HotKeyword(keyword: try $0.decode("keyword"), count: try $0.decode("n")) }
     }
 
-    func purge(before: Int64, _ db: any SQLConnection) throws {
-        try db.run("DELETE FROM search_queries WHERE searched_at < \(before)")
-        try db.run("DELETE FROM search_keyword_searchers WHERE last_found_at < \(before)")
+    /// Drops the counts of days before the one `counts` falls in, and searchers last seen before `searchers`.
+    func purge(counts: Int64, searchers: Int64, _ db: any SQLConnection) throws {
+        try db.run("DELETE FROM search_counts WHERE day < \(counts / 86_400)")
+        try db.run("DELETE FROM search_searchers WHERE last_found_at < \(searchers)")
     }
 }

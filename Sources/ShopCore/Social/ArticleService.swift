@@ -7,16 +7,19 @@ public struct ArticleService: Sendable {
     /// The standby when there is one (see `Shop.reads`): pages a signed-out visitor sees.
     let publicReads: any Database
     let clock: Clock
+    /// Comments and articles containing these are refused (`contentBlocked`).
+    let blockedWords: BlockedWords
     private let profiles = ProfileStore()
     private let store = ArticleStore()
     private let comments = CommentStore()
 
     public static let maxContentLength = 100_000
 
-    public init(pool: any Database, publicReads: (any Database)? = nil, clock: Clock) {
+    public init(pool: any Database, publicReads: (any Database)? = nil, clock: Clock, blockedWords: [String] = []) {
         self.pool = pool
         self.publicReads = publicReads ?? pool
         self.clock = clock
+        self.blockedWords = BlockedWords(blockedWords)
     }
 
     public func categories() throws -> [ArticleCategory] {
@@ -78,7 +81,7 @@ public struct ArticleService: Sendable {
 
     /// Column authors publish; anyone else is `notAnAuthor`.
     public func publish(_ draft: ArticleDraft, by author: UserID) throws -> Article {
-        let draft = try Self.validated(draft, creating: true)
+        let draft = try validated(draft, creating: true)
         let now = clock.unixNow
         return try pool.write { db in
             try requireAuthorRole(author, db)
@@ -98,7 +101,7 @@ public struct ArticleService: Sendable {
     /// Its author edits an article while still a column author: anyone else is `forbidden`, and an
     /// author whose role was revoked is `notAnAuthor` (checked in the same transaction as the write).
     public func edit(_ id: ArticleID, _ draft: ArticleDraft, by user: UserID) throws -> Article {
-        let draft = try Self.validated(draft, creating: false)
+        let draft = try validated(draft, creating: false)
         let now = clock.unixNow
         return try pool.write { db in
             try requireAuthor(id, user, db)
@@ -150,11 +153,12 @@ public struct ArticleService: Sendable {
         }
     }
 
-    /// 1..500 characters; `replyTo` must be a comment on the same article.
+    /// 1..500 characters without a blocked word; `replyTo` must be a comment on the same article.
     public func comment(on id: ArticleID, content raw: String, replyTo: CommentID?, by user: UserID) throws -> Comment {
         let content = raw.trimmedInput
         try Validate.length(content, 1...500, field: "content")
         try Validate.printable(content, field: "content", allowing: Validate.lineBreaksAndTabs)
+        try refuseBlocked(content, field: "content")
         let now = clock.unixNow
         return try pool.write { db in
             guard try store.find(id, at: now, db) != nil else { throw SocialError.articleNotFound }
@@ -192,6 +196,19 @@ public struct ArticleService: Sendable {
             let items = try ArticleAssembler(viewer: viewer, now: now).assemble(page.items, db)
             return Page(items: items, page: page.page, perPage: page.perPage, total: page.total)
         }
+    }
+
+    /// The draft's rules, then `contentBlocked` for a title, summary or body with a blocked word.
+    func validated(_ draft: ArticleDraft, creating: Bool) throws -> ArticleDraft {
+        let draft = try Self.validated(draft, creating: creating)
+        for (field, text) in [("title", draft.title), ("summary", draft.summary), ("content", draft.content)] {
+            if let text { try refuseBlocked(text, field: field) }
+        }
+        return draft
+    }
+
+    private func refuseBlocked(_ text: String, field: String) throws {
+        if blockedWords.occur(in: text) { throw SocialError.contentBlocked(field: field) }
     }
 
     static func validated(_ draft: ArticleDraft, creating: Bool) throws -> ArticleDraft {

@@ -20,6 +20,8 @@ public enum SocialError: Error, Equatable, Sendable {
     case articleCategoryNotFound
     /// An article's body names a category that does not exist.
     case unknownArticleCategory
+    /// The text of `field` contains one of `search.blocked_words`.
+    case contentBlocked(field: String)
 
     /// What someone tried that only another user may do.
     public enum Forbidden: Sendable, CaseIterable {

@@ -163,8 +163,10 @@ public struct Config: Sendable {
     public struct Search: Sendable {
         /// A keyword is hot only once this many different people (user, else client IP) searched it.
         public var hotMinSearchers = 3
-        /// A keyword containing any of these (lowercase) never becomes hot.
+        /// A keyword containing any of these (lowercase) never becomes hot; a comment or article containing one is refused.
         public var blockedWords = ["加微信", "代购", "微信", "qq", "薇信", "刷单"]
+        /// Searches (`GET /products` with `q`) one client address may make per minute on one node.
+        public var maxPerMinutePerIP = 120
     }
 
     public struct Media: Sendable {

@@ -102,7 +102,7 @@ extension TestShop {
     func catalogSnapshot() throws -> CatalogSnapshot {
         try pool.write { db in
             var tables: [String: [[SQLValue]]] = [:]
-            for table in ["categories", "products", "skus", "product_images", "search_queries"] {
+            for table in ["categories", "products", "skus", "product_images", "search_counts"] {
                 tables[table] = try TestDatabase.rows(of: table, db).rows
             }
             tables["search index"] = try searchIndexEntries(db)

@@ -272,7 +272,8 @@ struct SearchIndexTests {
         #expect(after != before)
     }
 
-    /// (Also: the searches logged before it become the hot keywords' rows.)
+    /// (Also: the searches logged before it become the hot keywords' rows, and then, through 0025,
+    /// counts per keyword and day and searchers per keyword and day.)
     @Test func theMigrationIndexesTheProductsAlreadyThereAsTheImportWould() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("search-migration-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -317,11 +318,17 @@ struct SearchIndexTests {
         #expect(!migrated.isEmpty)
         #expect(try pool.write { try searchIndexEntries($0) } == migrated)
         let searchers = try pool.read { db in
-            try db.query("SELECT keyword, searcher, last_found_at FROM search_keyword_searchers").map { row in
-                "\(try row.decode("keyword", as: String.self)) \(try row.decode("searcher", as: String.self)) \(try row.decode("last_found_at", as: Int64.self))"
+            try db.query("SELECT keyword, day, searcher, last_found_at FROM search_searchers").map { row in
+                "\(try row.string("keyword")) \(try row.int64("day")) \(try row.string("searcher")) \(try row.int64("last_found_at"))"
             }
         }
-        #expect(searchers == ["玫瑰 ip:1 300"])
+        #expect(searchers == ["玫瑰 0 ip:1 300"])
+        let counts = try pool.read { db in
+            try db.query("SELECT day, keyword, searches, found FROM search_counts").map { row in
+                "\(try row.int64("day")) \(try row.string("keyword")) \(try row.int64("searches")) \(try row.int64("found"))"
+            }.sorted()
+        }
+        #expect(counts == ["0 玫瑰 3 2", "0 蛋糕 1 0"])
     }
 
     // MARK: Suggestions

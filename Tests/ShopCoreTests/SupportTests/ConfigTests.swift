@@ -45,7 +45,7 @@ struct ConfigTests {
         "app.env": "production", "app.log_level": "debug", "app.log_format": "json", "app.public_url": "https://floral.example.cn",
         "app.timezone": "UTC",
         "catalog.import_max_bytes": "1000",
-        "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告",
+        "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告", "search.max_per_minute_per_ip": "30",
         "media.path": "/var/lib/shop/media",
     ]
 

@@ -57,9 +57,9 @@ struct HousekeepingTests {
         fixture.shop.catalog.flushSearches()
         fixture.clock.advance(by: 29 * 86_400)
         try fixture.shop.catalog.purgeSearchLog()
-        #expect(try count("search_queries", fixture) == 1)
+        #expect(try count("search_counts", fixture) == 1)
         fixture.clock.advance(by: 2 * 86_400)
         try fixture.shop.catalog.purgeSearchLog()
-        #expect(try count("search_queries", fixture) == 0)
+        #expect(try count("search_counts", fixture) == 0)
     }
 }

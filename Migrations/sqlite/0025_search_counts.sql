@@ -1,0 +1,30 @@
+-- The search log was one row per search (search_queries), written for every first page of a
+-- search, signed in or not: one connection wrote ~2,300 rows/s. Searches are now counted per
+-- keyword and UTC day (day = unix time / 86 400), each node adding its tally about once a second,
+-- so a keyword costs one row a day however often it is searched.
+CREATE TABLE search_counts (
+    day INTEGER NOT NULL,
+    keyword TEXT NOT NULL,
+    searches INTEGER NOT NULL CHECK (searches >= 1),
+    found INTEGER NOT NULL CHECK (found >= 0 AND found <= searches),
+    PRIMARY KEY (day, keyword)
+) WITHOUT ROWID;
+INSERT INTO search_counts (day, keyword, searches, found)
+SELECT searched_at / 86400, keyword, COUNT(*), SUM(found) FROM search_queries GROUP BY searched_at / 86400, keyword;
+DROP TABLE search_queries;
+
+-- Hot keywords rank by distinct people whose search found something in the last 7 days: per
+-- keyword, UTC day and searcher, the last such time (search_keyword_searchers kept one row per
+-- keyword and searcher for 30 days, and any number of searchers per keyword). SearchStore.add keeps
+-- at most 1,000 searchers per keyword and day.
+CREATE TABLE search_searchers (
+    keyword TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    searcher TEXT NOT NULL,
+    last_found_at INTEGER NOT NULL,
+    PRIMARY KEY (keyword, day, searcher)
+) WITHOUT ROWID;
+CREATE INDEX search_searchers_by_time ON search_searchers (last_found_at, keyword, searcher);
+INSERT INTO search_searchers (keyword, day, searcher, last_found_at)
+SELECT keyword, last_found_at / 86400, searcher, last_found_at FROM search_keyword_searchers;
+DROP TABLE search_keyword_searchers;
