@@ -15,7 +15,8 @@
     payments.provider_timeout_seconds + 1 s; (d2) after 5 timeouts the breaker answers the 6th
     start 503 provider_unavailable in under 100 ms; (d4) an order gets at most
     payments.max_attempts_per_order fresh starts (then 429), and a repeated start reuses the
-    provider's kept answer without another call.
+    provider's kept answer without another call; (d5) a provider that answers slowly (1.5 s) has
+    all payments.max_concurrent_calls (32) starts in flight at once, each answered in its time.
 
 With SHOP_LAB_POSTGRES_URL set (make test-postgres) each shop runs on a fresh PostgreSQL database
 (see shoplab.py): the same invariants are read over psql, and the SQLite-only checks
@@ -335,6 +336,7 @@ SHOPPER_P99_MS = 20          # the shopper's bound while payments hang and login
 SHOPPER_MAX_MS = 1000        # no single read may wait on a provider or a hash (a scheduling hiccup is fine)
 BREAKER_MS = 100             # an open breaker answers at once
 PAYMENT_BURST = 64
+SLOW_PROVIDER_SECONDS = 1.5  # (d5) a provider that answers, slowly: half the provider timeout
 LOGIN_RUSH = 64
 
 
@@ -460,11 +462,13 @@ def isolation_suite():
         for i in range(4):
             token = shop.register(f"1370000{3000 + i}")
             buyers.append((token, shop.add_address(token)))
-        # 64 orders for the burst, 6 for the breaker, 2 for the attempts check: 18 per buyer
+        # 64 orders for the burst, 6 for the breaker, 2 for the attempts check, 32 for the slow
+        # provider: 26 per buyer
         orders = []  # (token, order id)
         for i, (token, address) in enumerate(buyers):
-            orders += [(token, o) for o in place_orders(shop, token, address, sku, 18, f"iso-{i}")]
-        burst, breaker_orders, attempt_orders = orders[:PAYMENT_BURST], orders[PAYMENT_BURST:PAYMENT_BURST + 6], orders[-2:]
+            orders += [(token, o) for o in place_orders(shop, token, address, sku, 26, f"iso-{i}")]
+        burst, breaker_orders = orders[:PAYMENT_BURST], orders[PAYMENT_BURST:PAYMENT_BURST + 6]
+        attempt_orders, slow_orders = orders[PAYMENT_BURST + 6:PAYMENT_BURST + 8], orders[PAYMENT_BURST + 8:PAYMENT_BURST + 40]
         shopper = Shopper(shop.port, f"/api/v1/products/{product}")
         if not shopper.wait_for(5):
             raise RuntimeError("the shopper never read the product page")
@@ -596,6 +600,21 @@ def isolation_suite():
         check("20 starts of one order make one provider call and return the same answer",
               all(a["status"] == 201 for a in repeats) and len(ids) == 1 and fast.count() - before == 1,
               f"{fast.count() - before} calls, ids {sorted(ids)}")
+
+        # (d5) a provider that is slow but answers: the 32 calls payments.max_concurrent_calls allows
+        # are all in flight at once, so each answers in the provider's time, not behind the others
+        scenario(f"(d5) a slow provider: {len(slow_orders)} starts (payments.max_concurrent_calls) on a gateway "
+                 f"answering SUCCESS after {SLOW_PROVIDER_SECONDS} s")
+        fast.mode, fast.delay, fast.most_at_once = "ok", SLOW_PROVIDER_SECONDS, 0
+        before = fast.count()
+        slow = all_at_once([lambda t=t, o=o: start_payment(shop, t, o) for t, o in slow_orders])
+        took = [a["took"] for a in slow]
+        print(f"     answers: {tally(slow)} after {min(took):.2f}..{max(took):.2f} s; unifiedorder calls "
+              f"{fast.count() - before}, at most {fast.most_at_once} at once at the gateway", flush=True)
+        check(f"all {len(slow_orders)} starts answer 201 in the provider's time ({SLOW_PROVIDER_SECONDS} s + 1 s), "
+              f"none waiting for another's call", all(a["status"] == 201 for a in slow) and max(took) <= SLOW_PROVIDER_SECONDS + 1,
+              f"{tally(slow)}; slowest {max(took):.2f} s; the gateway saw at most {fast.most_at_once} calls at once")
+        fast.delay = 0
         print(f"  (isolation suite: {time.monotonic() - began:.0f} s)", flush=True)
     finally:
         if shopper:

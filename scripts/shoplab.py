@@ -285,11 +285,15 @@ def wechat_xml(fields):
 class FastWechatGateway:
     """A tiny WeChat Pay v2 API on loopback that answers at once: `mode` "fail" answers every call
     with return_code FAIL (HTTP 200, so a business error, not an outage); "ok" answers a signed
-    SUCCESS with a fresh prepay_id. `calls` counts the calls by path."""
+    SUCCESS with a fresh prepay_id; `delay` seconds before each answer make it slow. `calls` counts
+    the calls by path, `most_at_once` the most calls it held at one time."""
 
-    def __init__(self, mode="fail"):
+    def __init__(self, mode="fail", delay=0.0):
         import http.server
         self.mode = mode
+        self.delay = delay
+        self.at_once = 0
+        self.most_at_once = 0
         self.calls = {}
         self.lock = threading.Lock()
         gateway = self
@@ -300,6 +304,11 @@ class FastWechatGateway:
                 with gateway.lock:
                     gateway.calls[self.path] = gateway.calls.get(self.path, 0) + 1
                     number = sum(gateway.calls.values())
+                    gateway.at_once += 1
+                    gateway.most_at_once = max(gateway.most_at_once, gateway.at_once)
+                time.sleep(gateway.delay)
+                with gateway.lock:
+                    gateway.at_once -= 1
                 if gateway.mode == "ok":
                     fields = {"return_code": "SUCCESS", "return_msg": "OK", "appid": WECHAT_APP_ID,
                               "mch_id": WECHAT_MCH_ID, "nonce_str": secrets.token_hex(16), "result_code": "SUCCESS",
@@ -308,11 +317,14 @@ class FastWechatGateway:
                 else:
                     fields = {"return_code": "FAIL", "return_msg": "SYSTEMERROR"}
                 body = wechat_xml(fields).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/xml; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/xml; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except OSError:
+                    pass  # the shop gave up waiting (its provider timeout) and closed the connection
 
             def log_message(self, *args):
                 pass
