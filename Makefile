@@ -9,7 +9,7 @@ TEST_PACKAGES := openssl python3
 SHOP := .build/debug/shop
 
 .PHONY: all bootstrap build run run-fake-payments run-postgres test unit contract reliability bench bench-cluster postgres postgres-stop \
-	test-postgres unit-postgres contract-postgres reliability-postgres cross-node fault cluster cluster-stop \
+	test-postgres unit-postgres contract-postgres reliability-postgres cross-node fault cluster cluster-stop stall-demo \
 	cluster-status clean
 
 # make test-browser: the storefront driven by headless Chromium (scripts/browser.mk)
@@ -55,9 +55,15 @@ contract: build $(CONTRACT_VENV)/bin/schemathesis
 	python3 scripts/contract_test.py $(CONTRACT_VENV)/bin/schemathesis
 	$(CONTRACT_VENV)/bin/python scripts/metrics_check.py
 
-## Crash (SIGKILL mid-checkout), overload and soak checks against a real server; a few minutes.
+## Crash (SIGKILL mid-checkout), overload, soak and isolation (a silent payment provider, a login
+## rush) checks against a real server; a few minutes. RELIABILITY_SUITES=isolation runs one suite.
 reliability: build
 	python3 scripts/reliability.py
+
+## By hand: a shop whose WeChat Pay gateway never answers, 64 payment starts, and a shopper's
+## latencies meanwhile (scripts/stall_demo.py; STALL_DEMO_FLAGS="--payments 128 --provider-timeout 10").
+stall-demo: build
+	python3 scripts/stall_demo.py $(STALL_DEMO_FLAGS)
 
 ## Release build + wrk on loopback, SQLite then PostgreSQL (ENGINES=sqlite,postgresql); see bench/RESULTS.md.
 ENGINES ?= sqlite,postgresql

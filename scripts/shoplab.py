@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.parse
 
@@ -211,3 +212,246 @@ def small_catalog(path, skus=6, stock=40):
         f.write("product_code,sku_code,sku_name,title,category,price,stock\n")
         for i in range(skus):
             f.write(f"REL-{i // 2},REL-{i},规格{i},可靠性测试花束{i // 2},花束/测试,{19 + i}.90,{stock}\n")
+
+
+# --- Slow and failing payment providers, and a shopper to watch while they misbehave -------------
+
+# WeChat Pay's test keys (Sources/FakePaymentGateways/ProviderRules.swift, FakeGatewayKeys): public,
+# never a real merchant's.
+WECHAT_API_KEY = "192006250b4c09247ec02edce69f6a2d"
+WECHAT_APP_ID = "wx2421b1c4370ec43b"
+WECHAT_MCH_ID = "10000100"
+
+
+def wechat_env(gateway_url, public_base_url="https://shop.floral.example"):
+    """The SHOP_PAYMENTS_* settings that turn WeChat Pay on with the test keys, its API at `gateway_url`."""
+    return {
+        "SHOP_PAYMENTS_WECHATPAY_API_KEY": WECHAT_API_KEY,
+        "SHOP_PAYMENTS_WECHATPAY_APP_ID": WECHAT_APP_ID,
+        "SHOP_PAYMENTS_WECHATPAY_MCH_ID": WECHAT_MCH_ID,
+        "SHOP_PAYMENTS_WECHATPAY_GATEWAY_URL": gateway_url,
+        "SHOP_PAYMENTS_PUBLIC_BASE_URL": public_base_url,
+    }
+
+
+class SilentGateway:
+    """A loopback TCP socket that accepts every connection and never answers (nor closes): a
+    payment provider that hangs. `accepted` counts the connections it took."""
+
+    def __init__(self):
+        self.socket = socket.socket()
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind(("127.0.0.1", 0))
+        self.socket.listen(1024)
+        self.port = self.socket.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.held = []
+        self.accepted = 0
+        self.closed = False
+        self.thread = threading.Thread(target=self._accept, daemon=True, name="silent-gateway")
+        self.thread.start()
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                return
+            self.held.append(connection)  # kept open, never read from or written to
+            self.accepted += 1
+
+    def close(self):
+        self.closed = True
+        try:
+            self.socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.socket.close()
+        for connection in self.held:
+            connection.close()
+        self.held.clear()
+
+
+def wechat_sign(fields, api_key=WECHAT_API_KEY):
+    """WeChat Pay v2's MD5 signature: the non-empty fields but `sign`, sorted, `k=v&...&key=API_KEY`."""
+    text = "&".join(f"{k}={v}" for k, v in sorted(fields.items()) if k != "sign" and v != "") + f"&key={api_key}"
+    return hashlib.md5(text.encode()).hexdigest().upper()
+
+
+def wechat_xml(fields):
+    return "<xml>" + "".join(f"<{k}><![CDATA[{v}]]></{k}>" for k, v in fields.items()) + "</xml>"
+
+
+class FastWechatGateway:
+    """A tiny WeChat Pay v2 API on loopback that answers at once: `mode` "fail" answers every call
+    with return_code FAIL (HTTP 200, so a business error, not an outage); "ok" answers a signed
+    SUCCESS with a fresh prepay_id; `delay` seconds before each answer make it slow. `calls` counts
+    the calls by path, `most_at_once` the most calls it held at one time."""
+
+    def __init__(self, mode="fail", delay=0.0):
+        import http.server
+        self.mode = mode
+        self.delay = delay
+        self.at_once = 0
+        self.most_at_once = 0
+        self.calls = {}
+        self.lock = threading.Lock()
+        gateway = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with gateway.lock:
+                    gateway.calls[self.path] = gateway.calls.get(self.path, 0) + 1
+                    number = sum(gateway.calls.values())
+                    gateway.at_once += 1
+                    gateway.most_at_once = max(gateway.most_at_once, gateway.at_once)
+                time.sleep(gateway.delay)
+                with gateway.lock:
+                    gateway.at_once -= 1
+                if gateway.mode == "ok":
+                    fields = {"return_code": "SUCCESS", "return_msg": "OK", "appid": WECHAT_APP_ID,
+                              "mch_id": WECHAT_MCH_ID, "nonce_str": secrets.token_hex(16), "result_code": "SUCCESS",
+                              "prepay_id": f"wx{number:030d}", "trade_type": "APP"}
+                    fields["sign"] = wechat_sign(fields)
+                else:
+                    fields = {"return_code": "FAIL", "return_msg": "SYSTEMERROR"}
+                body = wechat_xml(fields).encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/xml; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except OSError:
+                    pass  # the shop gave up waiting (its provider timeout) and closed the connection
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True, name="fast-wechat-gateway")
+        self.thread.start()
+
+    def count(self, path="/pay/unifiedorder"):
+        with self.lock:
+            return self.calls.get(path, 0)
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _shopper_main(port, path, interval, source, connection, stop):
+    """In a process of its own (no GIL shared with the load): GET `path` every `interval` seconds
+    until `stop` is set, sending (start, seconds, status or error) per request through `connection`
+    with `start` on the machine-wide monotonic clock."""
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            status, _, _ = request(port, "GET", path, timeout=10, source=source)
+            outcome = status
+        except OSError as error:
+            outcome = f"{type(error).__name__}: {error}"
+        connection.send((started, time.monotonic() - started, outcome))
+        time.sleep(interval)
+    connection.send(None)
+    connection.close()
+
+
+class Shopper:
+    """A shopper reading one page over and over (a fresh connection each time, from `source`), in a
+    separate process so the load the test makes in this one never delays its requests. `samples`
+    holds (start, seconds, status or error string), start on time.monotonic()'s clock."""
+
+    def __init__(self, port, path, interval=0.005, source="127.0.0.2"):
+        import multiprocessing
+        context = multiprocessing.get_context("spawn")
+        self.stop_event = context.Event()
+        receiving, sending = context.Pipe(duplex=False)
+        self.process = context.Process(target=_shopper_main, args=(port, path, interval, source, sending, self.stop_event),
+                                       daemon=True)
+        self.process.start()
+        sending.close()
+        self.samples = []
+        self.lock = threading.Lock()
+
+        def collect():
+            while True:
+                try:
+                    sample = receiving.recv()
+                except EOFError:
+                    return
+                if sample is None:
+                    return
+                with self.lock:
+                    self.samples.append(sample)
+
+        self.reader = threading.Thread(target=collect, daemon=True, name="shopper-reader")
+        self.reader.start()
+
+    def wait_for(self, count, timeout=10):
+        """Waits until `count` samples came in (the shopper is up and reading)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if len(self.samples) >= count:
+                    return True
+            time.sleep(0.01)
+        return False
+
+    def between(self, start, end=float("inf")):
+        """The samples whose request started in [start, end)."""
+        with self.lock:
+            return [s for s in self.samples if start <= s[0] < end]
+
+    def stop(self):
+        self.stop_event.set()
+        self.reader.join(timeout=15)
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+
+
+def percentile(values, p):
+    """The p-th percentile (nearest rank) of `values`; 0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * p // 100))
+    return ordered[min(len(ordered), int(rank)) - 1]
+
+
+def latency_summary(samples):
+    """`n reads, p50 … ms, p99 … ms, max … ms` of shopper samples."""
+    seconds = [s[1] for s in samples]
+    return (f"{len(samples)} reads, p50 {percentile(seconds, 50) * 1000:.1f} ms, "
+            f"p99 {percentile(seconds, 99) * 1000:.1f} ms, max {max(seconds, default=0) * 1000:.1f} ms")
+
+
+def error_code(body):
+    """The `error.code` of an error answer, else None."""
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return body["error"].get("code")
+    return None
+
+
+def metrics(shop):
+    """The shop's /metrics as {"name{labels}": value}."""
+    conn = http.client.HTTPConnection("127.0.0.1", shop.metrics_port, timeout=5)
+    try:
+        conn.request("GET", "/metrics")
+        text = conn.getresponse().read().decode()
+    finally:
+        conn.close()
+    values = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            try:
+                values[name] = float(value)
+            except ValueError:
+                pass
+    return values
