@@ -329,7 +329,12 @@ class FastWechatGateway:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(http.server.ThreadingHTTPServer):
+            # socketserver listens with a backlog of 5: a burst of 32 connects overflowed it and
+            # the dropped SYNs came back a second later, as timeouts of the shop's calls
+            request_queue_size = 1024
+
+        self.server = Server(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True, name="fast-wechat-gateway")

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Foundation
 import Synchronization
@@ -12,6 +15,9 @@ public final class Bulkhead: Sendable {
     public let queueLimit: Int
     /// What a refused caller is told to wait before trying again.
     public let retryAfterSeconds: Int
+    /// The workers' nice value (0: as the request threads; 10: they get the CPU only when the
+    /// request threads leave it, for CPU-bound work such as hashing).
+    public let niceness: Int32
 
     private struct Job {
         let enqueued: UInt64
@@ -37,13 +43,14 @@ public final class Bulkhead: Sendable {
     private let ready = DispatchSemaphore(value: 0)
     private let finished = DispatchGroup()
 
-    public init(name: BulkheadName, workers: Int, queueLimit: Int, retryAfterSeconds: Int = 1) {
+    public init(name: BulkheadName, workers: Int, queueLimit: Int, retryAfterSeconds: Int = 1, niceness: Int32 = 0) {
         precondition(workers >= 1, "a bulkhead needs a worker")
         precondition(queueLimit >= 0, "a queue cannot be shorter than empty")
         self.name = name
         self.workers = workers
         self.queueLimit = queueLimit
         self.retryAfterSeconds = max(1, retryAfterSeconds)
+        self.niceness = niceness
         state = Mutex(State(statistics: BulkheadStatistics(name: name.rawValue, workers: workers, queueLimit: queueLimit)))
     }
 
@@ -76,6 +83,8 @@ public final class Bulkhead: Sendable {
         finished.enter()
         let thread = Thread { [self] in
             RequestThread.work(for: name)
+            // on Linux the nice value is per thread, and `who` 0 names the calling one
+            if niceness != 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
             work()
             finished.leave()
         }

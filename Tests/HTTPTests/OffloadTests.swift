@@ -89,6 +89,39 @@ struct OffloadTests {
         group.wait()
     }
 
+    @Test func aRequestMovesOnFromTheDatabaseBulkheadToTheOneItNeedsNextAndNeverBack() throws {
+        let database = Bulkhead(name: .database, workers: 2, queueLimit: 2)
+        let slow = Bulkhead(name: BulkheadName("slow"), workers: 2, queueLimit: 2)
+        defer {
+            database.shutdown(timeout: 5)
+            slow.shutdown(timeout: 5)
+        }
+        let routes = Routes()
+        let runs = Mutex<[String]>([])
+        routes.add(.get, "/both") { _, _ in
+            // each run starts over: a pool wait first (the request moves to the database
+            // bulkhead), then a provider wait (it moves on), then a pool wait again (waited where
+            // it is: never back)
+            runs.withLock { $0.append(RequestThread.bulkhead?.rawValue ?? "request thread") }
+            try RequestThread.offload(to: .database)
+            try RequestThread.offload(to: BulkheadName("slow"))
+            try RequestThread.offload(to: .database)
+            return .text("answered on " + (RequestThread.bulkhead?.rawValue ?? "request thread"))
+        }
+        let router = Router(routes)
+        let rejection = HTTPError(.serviceUnavailable, code: "busy", message: .init(zh: "忙", en: "busy"))
+        let server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 1),
+                            offload: [.database: OffloadTarget(bulkhead: database, rejection: rejection),
+                                      slow.name: OffloadTarget(bulkhead: slow, rejection: rejection)],
+                            responder: { request, context in try router.respond(to: request, context: context) })
+        try server.start()
+        defer { server.stop(grace: 5) }
+        let answer = try RawConnection(port: server.port).request("GET", "/both")
+        #expect(answer.status == 200)
+        #expect(answer.text == "answered on slow")
+        #expect(runs.withLock { $0 } == ["request thread", "database", "slow"])
+    }
+
     @Test func aRequestToAnUnknownBulkheadRunsWhereItIs() throws {
         try withServer(router: Self.router(seconds: 0)) { server in
             let answer = try RawConnection(port: server.port).request("GET", "/slow")

@@ -14,7 +14,9 @@ enum ShopBulkheads {
     static func make(_ config: Config) -> [BulkheadName: OffloadTarget] {
         let provider = LocalizedText(zh: "支付平台", en: "the payment provider")
         return [
-            .hashing: OffloadTarget(bulkhead: Bulkhead(name: .hashing, workers: config.auth.concurrentHashes, queueLimit: config.auth.hashQueue),
+            // CPU-bound: niced, so a login rush takes only the CPU the request threads leave
+            .hashing: OffloadTarget(bulkhead: Bulkhead(name: .hashing, workers: config.auth.concurrentHashes, queueLimit: config.auth.hashQueue,
+                                                       niceness: 10),
                                     rejection: HTTPError(APIMessage.busy)),
             .payments: OffloadTarget(bulkhead: Bulkhead(name: .payments, workers: config.payments.maxConcurrentCalls, queueLimit: 0),
                                      rejection: HTTPError(APIMessage.providerBusy, ["provider": provider])),
