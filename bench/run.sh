@@ -15,6 +15,7 @@
 #   bench/run.sh                 # everything
 #   DURATION=5 SKUS=20000 bench/run.sh
 #   ENGINES=postgresql bench/run.sh
+#   SHOP_BINARY=/path/to/other/shop bench/run.sh   # an A/B: measure another build (no build here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
@@ -47,10 +48,14 @@ for tool in wrk curl psql; do
   command -v "$tool" >/dev/null || { echo "bench/run.sh: $tool is missing (make bench installs it)" >&2; exit 1; }
 done
 
-echo "== building (release)"
-swift build -c release --product shop >/dev/null
+if [ -n "${SHOP_BINARY:-}" ]; then
+  SHOP=$SHOP_BINARY
+else
+  echo "== building (release)"
+  swift build -c release --product shop >/dev/null
+  SHOP=.build/release/shop
+fi
 cc -O2 -o "$out/hello" bench/hello.c $(pkg-config --cflags --libs libmicrohttpd)
-SHOP=.build/release/shop
 
 export SHOP_VERIFICATION_SENDER=file
 export SHOP_SERVER_MAX_CONNECTIONS_PER_IP=4096 SHOP_SERVER_MAX_CONNECTIONS=4096
@@ -193,7 +198,7 @@ for engine in ${ENGINES//,/ }; do
 done
 
 {
-  echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; server threads=$THREADS; wrk -t2, ${DURATION}s; engines $ENGINES; $ROUNDS rounds."
+  echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; server threads=$THREADS; wrk -t2, ${DURATION}s; engines $ENGINES; $ROUNDS rounds; binary $SHOP."
   echo
   for line in "${imports[@]}"; do echo "Import of $SKUS generated SKUs (\`shop import catalog\`, release), $line"; echo; done
   for line in "${colds[@]}"; do echo "Cold searches (each query's first answer on a fresh node), $line"; echo; done
