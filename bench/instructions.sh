@@ -58,9 +58,10 @@ for binary in "$@"; do
   export SHOP_DATABASE_PATH=$db SHOP_SERVER_PORT=$port SHOP_SERVER_METRICS_PORT=0 SHOP_APP_LOG_LEVEL=warning
   export SHOP_VERIFICATION_SENDER=file SHOP_VERIFICATION_FILE_PATH="$work/codes-$port.jsonl" SHOP_SERVER_THREADS=2
   export SHOP_SEARCH_MAX_PER_MINUTE_PER_IP=1000000 SHOP_MEDIA_PATH="$work/media"
-  "$binary" migrate >/dev/null
-  "$binary" seed demo >/dev/null
-  valgrind --tool=callgrind --callgrind-out-file="$work/cg-$port.%p" "$stripped" serve 2>"$work/valgrind-$port.log" &
+  # each build runs in its own checkout (…/.build/release/shop → …), with the Config/shop.json it knows
+  home=$(cd "$(dirname "$binary")/../.." && pwd)
+  (cd "$home" && "$binary" migrate >/dev/null && "$binary" seed demo >/dev/null)
+  (cd "$home" && exec valgrind --tool=callgrind --callgrind-out-file="$work/cg-$port.%p" "$stripped" serve) 2>"$work/valgrind-$port.log" &
   server=$!
   for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done
   curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$work/valgrind-$port.log" >&2; exit 1; }
