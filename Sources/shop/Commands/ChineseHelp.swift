@@ -103,7 +103,8 @@ enum ChineseHelp {
             已完成），不含未付款和已取消的；--limit 默认为全部（最多 10000）。
             --format csv 以 CSV 输出（UTF-8 带 BOM，RFC 4180，一行表头，CRLF），可直接用 Excel 打开；
             电子表格会当作公式的单元格（以 =、+、-、@ 等开头）前加撇号。
-            --lang zh 让表头和状态、时段等值用中文（默认跟随 LANG）。
+            --lang zh 让表头和状态、时段等值用中文（上午、不限、已付款……），--lang en 用英文；不加时表格
+            跟随 LANG，CSV 用英文（供脚本读取）。
             """,
         "orders show": """
             用法：shop orders show NUMBER [--config PATH]
