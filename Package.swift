@@ -41,13 +41,18 @@ let package = Package(
         .plugin(name: "EmbedMigrationsPlugin", capability: .buildTool(), dependencies: ["EmbedMigrationsTool"],
                 path: "Sources/EmbedMigrationsPlugin"),
         .target(name: "ShopMigrations", plugins: ["EmbedMigrationsPlugin"]),
+        // openapi.json and the demo shop (Examples/) inside the binary, the same way, and the version.
+        .executableTarget(name: "EmbedFilesTool"),
+        .plugin(name: "EmbedFilesPlugin", capability: .buildTool(), dependencies: ["EmbedFilesTool"],
+                path: "Sources/EmbedFilesPlugin"),
+        .target(name: "ShopBundle", plugins: ["EmbedFilesPlugin"]),
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
         .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "CurlClient", "Localization", "Bulkheads"]),
         .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization", "Bulkheads"], resources: [.copy("Public"), .copy("Media"), .copy("DocsPage")]),
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
-        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics", "Localization", "Bulkheads"]),
+        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "ShopBundle", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics", "Localization", "Bulkheads"]),
         // WeChat Pay and Alipay on loopback, as the tests and `fake-payments` (development only, never
         // linked into `shop`) play them: they check our signatures by their own reading of the rules.
         .target(name: "FakePaymentGateways", dependencies: ["HTTP", "Crypto"]),

@@ -14,8 +14,9 @@ public struct ShopAPI: Sendable {
     /// Where `HTTP.Server` moves requests that must wait (hashing, providers, a busy pool).
     public let offloadTargets: [BulkheadName: OffloadTarget]
 
-    /// `documentPath`: the OpenAPI document served at `/openapi.json`.
-    public init(shop: Shop, documentPath: String = "openapi.json", metrics: MetricsRegistry = MetricsRegistry()) {
+    /// `document`: the OpenAPI document served at `/openapi.json` (`shop` passes the one built into
+    /// it); without it, the file at `documentPath`, relative to the working directory.
+    public init(shop: Shop, documentPath: String = "openapi.json", document: [UInt8]? = nil, metrics: MetricsRegistry = MetricsRegistry()) {
         let offloadTargets = ShopBulkheads.make(shop.config)
         self.offloadTargets = offloadTargets
         let shopMetrics = ShopMetrics(registry: metrics, database: shop.reads)
@@ -44,7 +45,7 @@ public struct ShopAPI: Sendable {
         HealthController(shop: shop).register(root)
         let proxies = (try? TrustedProxies(parsing: shop.config.server.trustedProxies)) ?? .none
         let origin = ShopOrigin(config: shop.config, proxies: proxies)
-        DocsController(path: documentPath, pageDirectory: Bundle.module.url(forResource: "DocsPage", withExtension: nil),
+        DocsController(document: document ?? FileManager.default.contents(atPath: documentPath).map { [UInt8]($0) }, pageDirectory: Bundle.module.url(forResource: "DocsPage", withExtension: nil),
                        origin: origin).register(root)
         StorefrontController(directory: Bundle.module.url(forResource: "Public", withExtension: nil)).register(root)
         MediaController(folders: [URL(fileURLWithPath: shop.config.media.path, isDirectory: true)]

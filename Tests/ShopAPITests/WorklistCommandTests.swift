@@ -39,7 +39,9 @@ struct WorklistCommandTests {
         let (status, output) = try CLI.run(["orders", "list", "--delivery-date", "2026-12-03", "--format", "csv"], database: api.shop.config)
         #expect(status == 0, "\(output)")
         let lines = output.components(separatedBy: "\r\n")
-        #expect(lines.first == "number,status,delivery_date,delivery_slot,recipient,phone,address,items,card_message,card_signature,note")
+        #expect(lines.first == "\u{FEFF}number,status,delivery_date,delivery_slot,recipient,phone,address,items,card_message,card_signature,note",
+                "UTF-8 behind a byte order mark, English headers without --lang")
+        #expect(output.utf8.starts(with: [0xEF, 0xBB, 0xBF]))
         #expect(lines.dropFirst().first?.hasPrefix("\(morning),paid,2026-12-03,morning,王小花,13800138000,浙江省杭州市西湖区人民路1号,") == true, "\(output)")
         #expect(output.contains(",\"'=HYPERLINK(\"\"x\"\")\","), "a formula is defused and quoted: \(output)")
         #expect(output.contains("\(evening),paid,2026-12-03,evening,"), "\(output)")
@@ -72,6 +74,27 @@ struct WorklistCommandTests {
         #expect(output.contains(",\"'＝HYPERLINK(\"\"http://x.example\"\")\",'\u{200B}=1+1,"), "\(output)")
         #expect(output.contains(",'\u{2060}\u{200B}＠SUM(1),'﹦2,'－3 支\r\n"), "\(output)")
         #expect(output.contains(",\u{200B}生日快乐,"), "text that is no formula stays as written: \(output)")
+    }
+
+    @Test(.enabled(if: CLI.binary != nil, "the shop executable is not built beside the tests"))
+    func langZhGivesTheWorklistChineseHeadersSlotsAndStatusesBehindAByteOrderMark() throws {
+        let api = try TestAPI()
+        let sku = try #require(try api.orderSeed([("A", "10.00", 50)])["A"])
+        let buyer = try api.orderBuyer("13900000001")
+        let morning = try place(api, buyer, sku, key: "k1", ["delivery_slot": "morning"])
+        let anyTime = try place(api, buyer, sku, key: "k2", [:])
+
+        let (status, output) = try CLI.run(["orders", "list", "--delivery-date", "2026-12-03", "--format", "csv", "--lang", "zh"],
+                                           database: api.shop.config)
+        #expect(status == 0, "\(output)")
+        #expect(Array(output.utf8.prefix(3)) == [0xEF, 0xBB, 0xBF], "a byte order mark, so Chinese Excel reads UTF-8")
+        let lines = output.components(separatedBy: "\r\n")
+        #expect(lines.first == "\u{FEFF}订单号,状态,配送日期,配送时段,收花人,电话,地址,商品,贺卡内容,贺卡署名,备注", "\(output)")
+        #expect(output.contains("\(morning),已付款,2026-12-03,上午,王小花,"), "\(output)")
+        #expect(output.contains("\(anyTime),已付款,2026-12-03,不限,"), "\(output)")
+
+        let (tableStatus, table) = try CLI.run(["orders", "list", "--lang", "zh"], database: api.shop.config)
+        #expect(tableStatus == 0 && table.contains("订单号") && table.contains("已付款") && table.contains("共 2 个订单"), "\(table)")
     }
 
     @Test(.enabled(if: CLI.binary != nil, "the shop executable is not built beside the tests"))

@@ -13,10 +13,9 @@ struct DocsController {
     static let securityPolicy = "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
         + "script-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 
-    /// Reads the document at `path` (relative to the working directory; missing means 404) and
-    /// the page's files from `pageDirectory`.
-    init(path: String, pageDirectory: URL?, origin: ShopOrigin) {
-        document = FileManager.default.contents(atPath: path).map { OpenAPIDocument([UInt8]($0)) }
+    /// Serves `document` (nil means 404) and the page's files read from `pageDirectory`.
+    init(document: [UInt8]?, pageDirectory: URL?, origin: ShopOrigin) {
+        self.document = document.map { OpenAPIDocument($0) }
         self.origin = origin
         var page: [String: StaticFile] = [:]
         let types = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"]

@@ -20,12 +20,12 @@ struct Arguments {
                 if valued.contains(name) || name == "config" {
                     if value == nil {
                         index += 1
-                        guard index < words.count else { throw UsageError(description: "--\(name) needs a value") }
+                        guard index < words.count else { throw UsageError(description: say(zh: "--\(name) 需要一个值", en: "--\(name) needs a value")) }
                         value = words[index]
                     }
                     options[name] = value
                 } else {
-                    guard value == nil else { throw UsageError(description: "--\(name) takes no value") }
+                    guard value == nil else { throw UsageError(description: say(zh: "--\(name) 不接受值", en: "--\(name) takes no value")) }
                     flags.insert(name)
                 }
             } else {
@@ -41,11 +41,12 @@ struct Arguments {
     /// Rejects options and switches the command does not know, and extra positionals.
     func allow(options allowedOptions: Set<String> = [], flags allowedFlags: Set<String> = [], positionals count: Int = 0) throws {
         if let unknown = options.keys.first(where: { !allowedOptions.contains($0) }) ?? flags.first(where: { !allowedFlags.contains($0) }) {
-            throw UsageError(description: "unknown option --\(unknown)")
+            throw UsageError(description: say(zh: "未知选项 --\(unknown)", en: "unknown option --\(unknown)"))
         }
         if positionals.count != count {
-            throw UsageError(description: count == 0 ? "unexpected argument '\(positionals[0])'"
-                                                     : "expected \(count) argument\(count == 1 ? "" : "s"), got \(positionals.count)")
+            throw UsageError(description: count == 0
+                ? say(zh: "多余的参数“\(positionals[0])”", en: "unexpected argument '\(positionals[0])'")
+                : say(zh: "需要 \(count) 个参数，实际 \(positionals.count) 个", en: "expected \(count) argument\(count == 1 ? "" : "s"), got \(positionals.count)"))
         }
     }
 }

@@ -1,3 +1,4 @@
+import Localization
 import ShopCore
 
 /// `shop authors grant|revoke PHONE`: the column-author role.
@@ -5,7 +6,19 @@ struct AuthorsCommand: Command {
     let grant: Bool
     var path: [String] { ["authors", grant ? "grant" : "revoke"] }
     var summary: String { grant ? "make the user with this phone a column author (专栏作家)" : "take the column-author role away" }
-    var usage: String { "Usage: shop authors \(grant ? "grant" : "revoke") PHONE [--config PATH]" }
+    var usage: String {
+        grant ? """
+            Usage: shop authors grant PHONE [--config PATH]
+
+            Makes the registered user with this phone a column author (专栏作家): they may publish
+            articles (which `shop import articles` can also load). Granting it again changes nothing.
+            """ : """
+            Usage: shop authors revoke PHONE [--config PATH]
+
+            Takes the column-author role away from the user with this phone; their published
+            articles stay.
+            """
+    }
 
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config"], positionals: 1)
@@ -14,11 +27,14 @@ struct AuthorsCommand: Command {
         do {
             try shop.social.setAuthor(grant, phone: arguments.positionals[0])
         } catch SocialError.userNotFound {
-            throw CommandFailure(description: "no user has the phone \(arguments.positionals[0])")
+            throw CommandFailure(description: say(zh: "没有手机号为 \(arguments.positionals[0]) 的用户",
+                                                  en: "no user has the phone \(arguments.positionals[0])"))
         } catch let error as ValidationError {
-            throw UsageError(description: error.message.en)
+            throw UsageError(description: error.message[.ofTerminal])
         }
-        print(grant ? "\(arguments.positionals[0]) is now a column author" : "\(arguments.positionals[0]) is no longer a column author")
+        let phone = arguments.positionals[0]
+        print(grant ? say(zh: "\(phone) 现在是专栏作家", en: "\(phone) is now a column author")
+                    : say(zh: "\(phone) 不再是专栏作家", en: "\(phone) is no longer a column author"))
         return 0
     }
 }
@@ -53,7 +69,7 @@ struct ImportArticlesCommand: Command {
     }
 
     static func printSummary(_ c: ArticleImporter.Counts, dryRun: Bool) {
-        if dryRun { print("dry run: nothing was written") }
+        if dryRun { print(say(zh: "试运行：未写入任何内容", en: "dry run: nothing was written")) }
         print("articles: created=\(c.created) updated=\(c.updated) unchanged=\(c.unchanged) invalid=\(c.invalid)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import ShopCore
 
 /// `shop coupons create CODE ...`: a new coupon.
@@ -28,21 +29,23 @@ struct CouponsCreateCommand: Command {
         switch (arguments.option("percent-off"), arguments.option("amount-off")) {
         case (let percent?, nil):
             guard let value = Int(percent), CouponService.percentRange.contains(value) else {
-                throw UsageError(description: "--percent-off must be a whole number from 1 to 99")
+                throw UsageError(description: say(zh: "--percent-off 必须是 1 到 99 的整数", en: "--percent-off must be a whole number from 1 to 99"))
             }
             rule = .percentOff(value)
         case (nil, let amount?):
             guard let cents = Money.cents(fromYuan: amount), cents > 0 else {
-                throw UsageError(description: "--amount-off must be an amount of yuan above 0 with at most 2 decimals, e.g. 20 or 19.90")
+                throw UsageError(description: say(zh: "--amount-off 必须是大于 0、最多两位小数的元金额，如 20 或 19.90",
+                                                  en: "--amount-off must be an amount of yuan above 0 with at most 2 decimals, e.g. 20 or 19.90"))
             }
             rule = .amountOff(cents: cents)
         default:
-            throw UsageError(description: "give exactly one of --percent-off N or --amount-off YUAN")
+            throw UsageError(description: say(zh: "--percent-off N 和 --amount-off YUAN 必须且只能给一个", en: "give exactly one of --percent-off N or --amount-off YUAN"))
         }
         var minSpend: Int64 = 0
         if let text = arguments.option("min-spend") {
             guard let cents = Money.cents(fromYuan: text) else {
-                throw UsageError(description: "--min-spend must be an amount of yuan with at most 2 decimals, e.g. 100 or 99.90")
+                throw UsageError(description: say(zh: "--min-spend 必须是最多两位小数的元金额，如 100 或 99.90",
+                                                  en: "--min-spend must be an amount of yuan with at most 2 decimals, e.g. 100 or 99.90"))
             }
             minSpend = cents
         }
@@ -62,7 +65,7 @@ struct CouponsCreateCommand: Command {
 
     static func count(_ text: String?, option: String) throws -> Int? {
         guard let text else { return nil }
-        guard let value = Int(text), value > 0 else { throw UsageError(description: "--\(option) must be a whole number above 0") }
+        guard let value = Int(text), value > 0 else { throw UsageError(description: say(zh: "--\(option) 必须是大于 0 的整数", en: "--\(option) must be a whole number above 0")) }
         return value
     }
 
@@ -81,7 +84,8 @@ struct CouponsCreateCommand: Command {
         if text.count == 10, let date = formatter.date(from: text) {
             return endOfDay ? date.addingTimeInterval(86_400) : date
         }
-        throw UsageError(description: "--\(option) must be a date (2026-12-01), a China time (2026-12-01 18:00) or RFC 3339")
+        throw UsageError(description: say(zh: "--\(option) 必须是日期（2026-12-01）、北京时间（2026-12-01 18:00）或 RFC 3339",
+                                          en: "--\(option) must be a date (2026-12-01), a China time (2026-12-01 18:00) or RFC 3339"))
     }
 }
 
@@ -100,12 +104,12 @@ struct CouponsListCommand: Command {
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config", "limit"])
         let limit = Int(arguments.option("limit") ?? "200") ?? 0
-        guard (1...1_000).contains(limit) else { throw UsageError(description: "--limit must be 1 to 1000") }
+        guard (1...1_000).contains(limit) else { throw UsageError(description: say(zh: "--limit 必须是 1 到 1000", en: "--limit must be 1 to 1000")) }
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let coupons = try shop.coupons.list(limit: limit)
         print(Self.table(coupons, now: shop.clock.now))
-        print("\(coupons.count) coupon\(coupons.count == 1 ? "" : "s")")
+        print(say(zh: "共 \(coupons.count) 张优惠券", en: "\(coupons.count) coupon\(coupons.count == 1 ? "" : "s")"))
         return 0
     }
 
@@ -152,12 +156,12 @@ enum CouponsFailure {
         do {
             return try body()
         } catch let error as ValidationError {
-            throw CommandFailure(description: error.message.en)
+            throw CommandFailure(description: error.message[.ofTerminal])
         } catch let error as CouponError {
             switch error {
-            case .codeTaken(let code): throw CommandFailure(description: "a coupon with the code \(code) exists already")
-            case .unknownCategory(let path): throw CommandFailure(description: "no category has the path \(path)")
-            case .notFound(let code), .unknown(let code): throw CommandFailure(description: "no coupon has the code \(code)")
+            case .codeTaken(let code): throw CommandFailure(description: say(zh: "券码 \(code) 已存在", en: "a coupon with the code \(code) exists already"))
+            case .unknownCategory(let path): throw CommandFailure(description: say(zh: "没有路径为 \(path) 的分类", en: "no category has the path \(path)"))
+            case .notFound(let code), .unknown(let code): throw CommandFailure(description: say(zh: "没有券码为 \(code) 的优惠券", en: "no coupon has the code \(code)"))
             default: throw CommandFailure(description: "\(error)")
             }
         }

@@ -31,9 +31,9 @@ struct DatabaseCopyCommand: Command {
 
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config", "to"])
-        guard let to = arguments.option("to"), !to.isEmpty else { throw UsageError(description: "--to URL is required") }
+        guard let to = arguments.option("to"), !to.isEmpty else { throw UsageError(description: say(zh: "需要 --to URL", en: "--to URL is required")) }
         guard case .postgresql(let url)? = DatabaseLocation(url: to) else {
-            throw UsageError(description: "--to must be a postgresql:// URL, not '\(to)'")
+            throw UsageError(description: say(zh: "--to 必须是 postgresql:// URL，而不是“\(to)”", en: "--to must be a postgresql:// URL, not '\(to)'"))
         }
         let config = try ShopEnvironment.config(arguments)
         guard case .sqlite(let sourcePath) = config.databaseLocation else {
@@ -41,14 +41,14 @@ struct DatabaseCopyCommand: Command {
                              + "db copy moves a SQLite shop (set database.url to sqlite:PATH or unset it)")
         }
         guard FileManager.default.fileExists(atPath: sourcePath) else {
-            throw CommandFailure(description: "no SQLite database at \(sourcePath)")
+            throw CommandFailure(description: say(zh: "找不到 SQLite 数据库 \(ShopEnvironment.absolute(sourcePath))", en: "no SQLite database at \(ShopEnvironment.absolute(sourcePath))"))
         }
         let source = try DatabasePool(path: sourcePath, readers: 1)
         let target: PostgreSQL.Pool
         do {
             target = try PostgreSQL.Pool(url: url, size: 1)
         } catch {
-            throw CommandFailure(description: "cannot connect to \(DatabaseLocation.postgresql(url: url).redacted): \(error)")
+            throw CommandFailure(description: say(zh: "无法连接 \(DatabaseLocation.postgresql(url: url).redacted)：\(error)", en: "cannot connect to \(DatabaseLocation.postgresql(url: url).redacted): \(error)"))
         }
         let copy = DatabaseCopy(from: source, to: target, targetMigrator: try Migrator(files: ShopMigrations.postgresql))
         let tables = try copy.run()
@@ -60,8 +60,9 @@ struct DatabaseCopyCommand: Command {
             print(table.name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + String(table.rows))
         }
         let total = tables.reduce(0) { $0 + $1.rows }
-        print("copied \(total) rows in \(tables.count) tables from sqlite:\(sourcePath) to "
-              + "\(DatabaseLocation.postgresql(url: url).redacted); row counts verified")
+        let filled = DatabaseLocation.postgresql(url: url).redacted
+        print(say(zh: "已把 \(tables.count) 张表的 \(total) 行从 sqlite:\(sourcePath) 复制到 \(filled)；行数已核对",
+                  en: "copied \(total) rows in \(tables.count) tables from sqlite:\(sourcePath) to \(filled); row counts verified"))
         return 0
     }
 }

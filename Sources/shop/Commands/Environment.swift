@@ -7,13 +7,63 @@ import ShopMigrations
 
 /// Loads settings and opens the shop the way every command does.
 enum ShopEnvironment {
-    /// `--config PATH`, else `Config/shop.json` when present, then the environment.
+    /// `--config PATH` (which must exist), else `Config/shop.json` of the working directory when
+    /// present, else the built-in defaults; then the environment. `-v` says which.
     static func config(_ arguments: Arguments) throws -> Config {
         var path = arguments.option("config")
+        if let path, !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure(description: say(zh: "找不到配置文件 \(absolute(path))（--config）",
+                                                  en: "no config file at \(absolute(path)) (--config)"))
+        }
         if path == nil, FileManager.default.fileExists(atPath: "Config/shop.json") {
             path = "Config/shop.json"
         }
-        return try Config.load(path: path)
+        let config = try Config.load(path: path)
+        verbose(path.map { say(zh: "配置：\(absolute($0))", en: "config: \(absolute($0))") }
+                ?? say(zh: "配置：内置默认值（\(absolute("Config/shop.json")) 不存在）",
+                       en: "config: built-in defaults (no \(absolute("Config/shop.json")))"))
+        verbose(say(zh: "数据库：\(describe(config.databaseLocation))", en: "database: \(describe(config.databaseLocation))"))
+        return config
+    }
+
+    /// `path` from the working directory, as an operator can look it up.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// The database for messages: a SQLite file by its absolute path, a PostgreSQL URL without its password.
+    static func describe(_ location: DatabaseLocation) -> String {
+        switch location {
+        case .sqlite(let path): "sqlite:\(absolute(path))"
+        case .postgresql: location.redacted
+        }
+    }
+
+    /// Opens the configured database only when it is a shop already: a SQLite file that exists and
+    /// a database (either engine) with migrations applied. Anything else is a failure naming where
+    /// it looked, so a command run from the wrong folder never creates an empty shop.
+    static func openExistingDatabase(_ config: Config) throws -> any Database {
+        let hint = say(zh: "先运行 `shop migrate` 新建数据库，或在商店目录中运行，或用 --config / SHOP_DATABASE_URL 指定数据库",
+                       en: "run `shop migrate` to create it, run shop from the shop's folder, or name it with --config or SHOP_DATABASE_URL")
+        if case .sqlite(let path) = config.databaseLocation, !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure(description: say(zh: "找不到商店数据库 \(absolute(path))：\(hint)",
+                                                  en: "no shop database at \(absolute(path)): \(hint)"))
+        }
+        let pool = try openDatabase(config)
+        let migrated = try pool.read { db in
+            let exists: SQL = switch db.dialect {
+            case .sqlite: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+            case .postgresql:
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'"
+            }
+            guard try db.scalarInt(exists) == 1 else { return false }
+            return try db.scalarInt("SELECT COUNT(*) FROM schema_migrations") ?? 0 > 0
+        }
+        guard migrated else {
+            throw CommandFailure(description: say(zh: "\(describe(config.databaseLocation)) 不是商店数据库（没有执行过迁移）：\(hint)",
+                                                  en: "\(describe(config.databaseLocation)) is not a shop database (no migrations applied): \(hint)"))
+        }
+        return pool
     }
 
     /// The migrations of the configured engine built into the binary, or the files of
@@ -58,10 +108,11 @@ enum ShopEnvironment {
         }
     }
 
-    /// Opens the database and migrates it, then composes the shop.
-    static func openShop(_ config: Config, logger: Logger) throws -> Shop {
+    /// Opens the database and migrates it, then composes the shop. Only `serve` and `seed` may
+    /// `create` the database; every other command needs an existing shop (`openExistingDatabase`).
+    static func openShop(_ config: Config, logger: Logger, create: Bool = false) throws -> Shop {
         let migrator = try migrator(config)
-        let pool = try openDatabase(config)
+        let pool = try create ? openDatabase(config) : openExistingDatabase(config)
         let applied = try migrator.migrate(pool)
         for name in applied { logger.info("migration applied", ["name": name]) }
         let replica = try openReplica(config)

@@ -36,7 +36,7 @@ struct ImportCatalogCommand: Command {
         var encoding = CatalogImporter.Encoding.utf8
         if let name = arguments.option("encoding") {
             guard let named = CatalogImporter.Encoding(name: name) else {
-                throw UsageError(description: "--encoding must be utf-8 or gb18030, not '\(name)'")
+                throw UsageError(description: say(zh: "--encoding 必须是 utf-8 或 gb18030，而不是“\(name)”", en: "--encoding must be utf-8 or gb18030, not '\(name)'"))
             }
             encoding = named
         }

@@ -30,8 +30,10 @@ struct MigrateCommand: Command {
             return statuses.contains { $0.state == .modified } ? 1 : 0
         }
         let applied = try migrator.migrate(pool)
-        print(applied.isEmpty ? "database is up to date (\(migrator.migrations.count) migrations)"
-                              : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s"): \(applied.joined(separator: ", "))")
+        print(applied.isEmpty
+              ? say(zh: "数据库已是最新（\(migrator.migrations.count) 个迁移）", en: "database is up to date (\(migrator.migrations.count) migrations)")
+              : say(zh: "已执行 \(applied.count) 个迁移：\(applied.joined(separator: ", "))",
+                    en: "applied \(applied.count) migration\(applied.count == 1 ? "" : "s"): \(applied.joined(separator: ", "))"))
         return 0
     }
 }

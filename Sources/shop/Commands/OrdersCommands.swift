@@ -1,15 +1,17 @@
 import Foundation
+import Localization
 import ShopCore
 
 /// `shop orders list [--status S] [--delivery-date D] [--format csv]`: a table of the newest orders,
 /// or the florist's worklist for one delivery day, with the greeting cards.
 struct OrdersListCommand: Command {
     let path = ["orders", "list"]
-    let valuedOptions: Set<String> = ["status", "limit", "delivery-date", "format"]
+    let valuedOptions: Set<String> = ["status", "limit", "delivery-date", "format", "lang"]
     let summary = "list orders as a table, newest first; --delivery-date D: the florist's worklist for a day"
     let usage = """
         Usage: shop orders list [--status pending_payment|paid|shipped|completed|cancelled|refunding|refunded]
-                                [--limit N] [--delivery-date YYYY-MM-DD] [--format table|csv] [--config PATH]
+                                [--limit N] [--delivery-date YYYY-MM-DD] [--format table|csv] [--lang zh|en]
+                                [--config PATH]
 
         Times are the shop's (China time, UTC+8), like the day in an order number.
 
@@ -17,73 +19,94 @@ struct OrdersListCommand: Command {
         afternoon, evening, then any time), each with its recipient, phone, address, items and greeting
         card. Without --status it lists the orders to make (paid, shipped, completed), not unpaid or
         cancelled ones; --limit defaults to all of them (at most 10000).
-        --format csv prints the same as CSV (RFC 4180, a header line, CRLF) for a spreadsheet or printer;
-        a cell a spreadsheet would read as a formula (=, +, -, @, their full-width forms, or any of
-        them behind invisible characters) starts with an apostrophe.
+        --format csv prints the same as CSV (UTF-8 with a byte order mark, so Excel in Chinese opens
+        it right; RFC 4180, a header line, CRLF) for a spreadsheet or printer; a cell a spreadsheet
+        would read as a formula (=, +, -, @, their full-width forms, or any of them behind invisible
+        characters) starts with an apostrophe.
+        --lang zh gives Chinese headers and values (statuses, 上午 for morning, 不限 for any time);
+        --lang en English. Without it a table follows LANG and CSV is English (what scripts read).
         """
 
     enum Format: String { case table, csv }
 
     func run(_ arguments: Arguments) throws -> Int32 {
-        try arguments.allow(options: ["config", "status", "limit", "delivery-date", "format"])
+        try arguments.allow(options: ["config", "status", "limit", "delivery-date", "format", "lang"])
         var status: OrderStatus?
         if let text = arguments.option("status") {
             guard let value = OrderStatus(rawValue: text) else {
-                throw UsageError(description: "--status must be one of \(OrderStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UsageError(description: say(zh: "--status 必须是以下之一：", en: "--status must be one of ")
+                                 + OrderStatus.allCases.map(\.rawValue).joined(separator: ", "))
             }
             status = value
         }
         guard let format = Format(rawValue: arguments.option("format") ?? "table") else {
-            throw UsageError(description: "--format must be table or csv")
+            throw UsageError(description: say(zh: "--format 必须是 table 或 csv", en: "--format must be table or csv"))
+        }
+        let language: Language
+        switch arguments.option("lang") {
+        case nil: language = format == .csv ? .english : .ofTerminal
+        case "zh"?: language = .chinese
+        case "en"?: language = .english
+        default: throw UsageError(description: say(zh: "--lang 必须是 zh 或 en", en: "--lang must be zh or en"))
         }
         var day: CalendarDay?
         if let text = arguments.option("delivery-date") {
-            guard let value = CalendarDay(text) else { throw UsageError(description: "--delivery-date must be a day written YYYY-MM-DD") }
+            guard let value = CalendarDay(text) else {
+                throw UsageError(description: say(zh: "--delivery-date 必须是 YYYY-MM-DD 格式的日期", en: "--delivery-date must be a day written YYYY-MM-DD"))
+            }
             day = value
         }
         let maxLimit = day == nil ? 100 : 10_000
         let limit = Int(arguments.option("limit") ?? String(day == nil ? 50 : maxLimit)) ?? 0
-        guard (1...maxLimit).contains(limit) else { throw UsageError(description: "--limit must be 1 to \(maxLimit)") }
+        guard (1...maxLimit).contains(limit) else {
+            throw UsageError(description: say(zh: "--limit 必须是 1 到 \(maxLimit)", en: "--limit must be 1 to \(maxLimit)"))
+        }
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         if let day {
             let orders = try shop.orders.toDeliver(on: day, statuses: status.map { [$0] }, limit: limit)
-            let (header, rows) = Worklist.rows(orders, format: format)
+            let (header, rows) = Worklist.rows(orders, format: format, language: language)
             switch format {
             case .csv: print(CSV.render(header: header, rows: rows), terminator: "")
             case .table:
                 print(Table.render(header: header, rows: rows))
-                print("\(orders.count) order\(orders.count == 1 ? "" : "s") to deliver on \(day)")
+                print(LocalizedText(zh: "\(day) 要配送 \(orders.count) 个订单",
+                                    en: "\(orders.count) order\(orders.count == 1 ? "" : "s") to deliver on \(day)")[language])
             }
             return 0
         }
         let page = try shop.orders.allOrders(status: status, page: try PageRequest(page: 1, perPage: limit))
         let rows = page.items.map { order in
-            [order.number, order.status.rawValue, Money.yuan(fromCents: order.totalCents),
+            [order.number, Worklist.status(order.status, language), Money.yuan(fromCents: order.totalCents),
              String(order.items.reduce(0) { $0 + $1.quantity }), order.address.recipient,
              ShopTime.minute(order.createdAt), order.shipment.map { "\($0.carrier) \($0.trackingNumber)" } ?? ""]
         }
-        let header = ["NUMBER", "STATUS", "TOTAL", "ITEMS", "RECIPIENT", "CREATED (UTC+8)", "SHIPMENT"]
+        let header = language == .chinese ? ["订单号", "状态", "金额", "件数", "收花人", "下单时间（UTC+8）", "物流"]
+                                           : ["NUMBER", "STATUS", "TOTAL", "ITEMS", "RECIPIENT", "CREATED (UTC+8)", "SHIPMENT"]
         if format == .csv {
             print(CSV.render(header: header, rows: rows), terminator: "")
             return 0
         }
         print(Table.render(header: header, rows: rows))
-        print("\(page.items.count) of \(page.total) order\(page.total == 1 ? "" : "s")")
+        print(LocalizedText(zh: "共 \(page.total) 个订单，显示 \(page.items.count) 个",
+                            en: "\(page.items.count) of \(page.total) order\(page.total == 1 ? "" : "s")")[language])
         return 0
     }
 }
 
 /// The florist's worklist: one line per order to deliver, with what goes on the card.
 enum Worklist {
-    static func rows(_ orders: [Order], format: OrdersListCommand.Format) -> (header: [String], rows: [[String]]) {
-        let header = ["number", "status", "delivery_date", "delivery_slot", "recipient", "phone", "address", "items",
-                      "card_message", "card_signature", "note"]
+    static func rows(_ orders: [Order], format: OrdersListCommand.Format, language: Language = .english)
+        -> (header: [String], rows: [[String]]) {
+        let header = language == .chinese
+            ? ["订单号", "状态", "配送日期", "配送时段", "收花人", "电话", "地址", "商品", "贺卡内容", "贺卡署名", "备注"]
+            : ["number", "status", "delivery_date", "delivery_slot", "recipient", "phone", "address", "items",
+               "card_message", "card_signature", "note"]
         let rows = orders.map { order in
             let a = order.address
             let items = order.items.map { "\($0.title) \($0.skuName) x\($0.quantity)" }.joined(separator: "; ")
-            var cells = [order.number, order.status.rawValue, order.delivery.date?.description ?? "",
-                         order.delivery.slot?.rawValue ?? "any", a.recipient, a.phone,
+            var cells = [order.number, status(order.status, language), order.delivery.date?.description ?? "",
+                         slot(order.delivery.slot, language), a.recipient, a.phone,
                          "\(a.province)\(a.city == a.province ? "" : a.city)\(a.district)\(a.detail)", items,
                          order.delivery.cardMessage ?? "", order.delivery.cardSignature ?? "", order.note]
             // a terminal table shows each order on one line
@@ -92,14 +115,40 @@ enum Worklist {
         }
         return (format == .table ? header.map { $0.uppercased() } : header, rows)
     }
+
+    /// An order's status as the florist reads it: the wire value in English, the word in Chinese.
+    static func status(_ status: OrderStatus, _ language: Language) -> String {
+        guard language == .chinese else { return status.rawValue }
+        return switch status {
+        case .pendingPayment: "待付款"
+        case .paid: "已付款"
+        case .shipped: "已发货"
+        case .completed: "已完成"
+        case .cancelled: "已取消"
+        case .refunding: "退款中"
+        case .refunded: "已退款"
+        }
+    }
+
+    /// A delivery slot; no slot is `any` (不限).
+    static func slot(_ slot: DeliverySlot?, _ language: Language) -> String {
+        guard language == .chinese else { return slot?.rawValue ?? "any" }
+        return switch slot {
+        case .morning?: "上午"
+        case .afternoon?: "下午"
+        case .evening?: "晚上"
+        case nil: "不限"
+        }
+    }
 }
 
-/// CSV as RFC 4180 writes it: CRLF line ends, a field quoted when it holds a comma, quote, CR or LF,
+/// CSV as RFC 4180 writes it, UTF-8 behind a byte order mark (without it Excel in Chinese reads the
+/// bytes as GBK and garbles every name): CRLF line ends, a field quoted when it holds a comma, quote, CR or LF,
 /// quotes doubled. A field a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first)
 /// gets a leading apostrophe: card messages are typed by buyers and opened by the florist.
 enum CSV {
     static func render(header: [String], rows: [[String]]) -> String {
-        ([header] + rows).map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
+        "\u{FEFF}" + ([header] + rows).map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
     }
 
     static func field(_ value: String) -> String {
@@ -144,7 +193,7 @@ struct OrdersShowCommand: Command {
         do {
             order = try shop.orders.order(number: number)
         } catch OrderError.notFound {
-            throw CommandFailure(description: "no order numbered \(number)")
+            throw CommandFailure(description: say(zh: "没有订单号为 \(number) 的订单", en: "no order numbered \(number)"))
         }
         print(Self.render(order))
         return 0
@@ -198,20 +247,21 @@ struct OrdersShipCommand: Command {
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config", "carrier", "tracking"], positionals: 1)
         guard let carrier = arguments.option("carrier"), let tracking = arguments.option("tracking") else {
-            throw UsageError(description: "--carrier and --tracking are required")
+            throw UsageError(description: say(zh: "需要 --carrier 和 --tracking", en: "--carrier and --tracking are required"))
         }
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         do {
             let order = try shop.orders.ship(number: arguments.positionals[0], carrier: carrier, trackingNumber: tracking)
-            print("order \(order.number) shipped with \(carrier) \(tracking)")
+            print(say(zh: "订单 \(order.number) 已发货：\(carrier) \(tracking)", en: "order \(order.number) shipped with \(carrier) \(tracking)"))
             return 0
         } catch OrderError.notFound {
-            throw CommandFailure(description: "no order numbered \(arguments.positionals[0])")
+            throw CommandFailure(description: say(zh: "没有订单号为 \(arguments.positionals[0]) 的订单", en: "no order numbered \(arguments.positionals[0])"))
         } catch OrderError.stateConflict(let current, _) {
-            throw CommandFailure(description: "order \(arguments.positionals[0]) is \(current.rawValue); only a paid order can be shipped")
+            throw CommandFailure(description: say(zh: "订单 \(arguments.positionals[0]) 的状态是 \(Worklist.status(current, .chinese))；只有已付款的订单可以发货",
+                                                  en: "order \(arguments.positionals[0]) is \(current.rawValue); only a paid order can be shipped"))
         } catch let error as ValidationError {
-            throw CommandFailure(description: error.message.en)
+            throw CommandFailure(description: error.message[.ofTerminal])
         }
     }
 }

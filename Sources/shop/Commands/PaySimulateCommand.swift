@@ -37,20 +37,20 @@ struct PaySimulateCommand: Command {
         try arguments.allow(options: ["config", "status", "url"], positionals: 1)
         let status = arguments.option("status") ?? "succeeded"
         guard ["succeeded", "failed", "refunded"].contains(status) else {
-            throw UsageError(description: "--status must be succeeded, failed or refunded")
+            throw UsageError(description: say(zh: "--status 必须是 succeeded、failed 或 refunded", en: "--status must be succeeded, failed or refunded"))
         }
         let config = try ShopEnvironment.config(arguments)
         let base = arguments.option("url") ?? "http://\(config.server.host):\(config.server.port)"
         guard let url = URL(string: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/api/v1/webhooks/payments/mockpay"),
               url.scheme == "http" || url.scheme == "https" else {
-            throw UsageError(description: "--url must be an http(s) base URL such as http://127.0.0.1:8080")
+            throw UsageError(description: say(zh: "--url 必须是 http(s) 基础地址，如 http://127.0.0.1:8080", en: "--url must be an http(s) base URL such as http://127.0.0.1:8080"))
         }
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let number = arguments.positionals[0]
         if let order = try? shop.orders.order(number: number), order.status != .pendingPayment, status != "refunded" {
             let paid: Set<OrderStatus> = [.paid, .shipped, .completed]
             if paid.contains(order.status) {
-                print("order \(number) is already paid (\(order.status.rawValue)); nothing to simulate")
+                print(say(zh: "订单 \(number) 早已付款（\(order.status.rawValue)），无需模拟", en: "order \(number) is already paid (\(order.status.rawValue)); nothing to simulate"))
                 return 0
             }
         }
@@ -58,15 +58,15 @@ struct PaySimulateCommand: Command {
         do {
             attempt = try shop.payments.mockpayAttempt(orderNumber: number)
         } catch OrderError.notFound {
-            throw CommandFailure(description: "no order numbered \(number)")
+            throw CommandFailure(description: say(zh: "没有订单号为 \(number) 的订单", en: "no order numbered \(number)"))
         } catch PaymentError.orderNotPayable(let current) {
-            throw CommandFailure(description: "order \(number) is \(current.rawValue) and has no mockpay payment to notify about")
+            throw CommandFailure(description: say(zh: "订单 \(number) 的状态是 \(current.rawValue)，没有可通知的 mockpay 支付", en: "order \(number) is \(current.rawValue) and has no mockpay payment to notify about"))
         }
         var refundNumber: String?
         if status == "refunded" {
             refundNumber = try shop.payments.refunds(status: nil, limit: 500)
                 .first { $0.orderNumber == number && $0.provider == .mockpay && $0.status != .refunded }?.number
-            guard refundNumber != nil else { throw CommandFailure(description: "order \(number) has no mockpay refund waiting") }
+            guard refundNumber != nil else { throw CommandFailure(description: say(zh: "订单 \(number) 没有等待确认的 mockpay 退款", en: "order \(number) has no mockpay refund waiting")) }
         }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -85,15 +85,15 @@ struct PaySimulateCommand: Command {
         let after = (try? shop.orders.order(number: number))?.status
         switch (code, after) {
         case (200..<300, .refunded?):
-            print("order \(number) is now refunded (¥\(Money.yuan(fromCents: attempt.order.totalCents)) back by mockpay)")
+            print(say(zh: "订单 \(number) 已退款（mockpay 退回 ¥\(Money.yuan(fromCents: attempt.order.totalCents))）", en: "order \(number) is now refunded (¥\(Money.yuan(fromCents: attempt.order.totalCents)) back by mockpay)"))
         case (200..<300, .paid?):
-            print("order \(number) is now paid (¥\(Money.yuan(fromCents: attempt.order.totalCents)) by mockpay)")
+            print(say(zh: "订单 \(number) 已付款（mockpay 支付 ¥\(Money.yuan(fromCents: attempt.order.totalCents))）", en: "order \(number) is now paid (¥\(Money.yuan(fromCents: attempt.order.totalCents)) by mockpay)"))
         case (200..<300, .pendingPayment?):
-            print("order \(number) is still pending payment: the notification said \(status)")
+            print(say(zh: "订单 \(number) 仍待付款：通知的状态是 \(status)", en: "order \(number) is still pending payment: the notification said \(status)"))
         case (200..<300, let other?):
-            print("order \(number) is \(other.rawValue)")
+            print(say(zh: "订单 \(number) 的状态是 \(other.rawValue)", en: "order \(number) is \(other.rawValue)"))
         default:
-            print("the server refused the notification (HTTP \(code)); order \(number) is \(after?.rawValue ?? "unknown")")
+            print(say(zh: "服务器拒绝了通知（HTTP \(code)）；订单 \(number) 的状态是 \(after?.rawValue ?? "未知")", en: "the server refused the notification (HTTP \(code)); order \(number) is \(after?.rawValue ?? "unknown")"))
         }
         print("POST \(url.absoluteString) -> \(code)")
         print(text)
@@ -111,7 +111,7 @@ struct PaySimulateCommand: Command {
         done.wait()
         let reply = box.reply
         if let error = reply.error {
-            throw CommandFailure(description: "cannot reach \(request.url?.absoluteString ?? ""): \(error.localizedDescription)")
+            throw CommandFailure(description: say(zh: "无法连接 \(request.url?.absoluteString ?? "")：\(error.localizedDescription)", en: "cannot reach \(request.url?.absoluteString ?? ""): \(error.localizedDescription)"))
         }
         return (reply.status ?? 0, String(decoding: reply.data ?? Data(), as: UTF8.self))
     }

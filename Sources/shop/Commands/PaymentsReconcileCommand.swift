@@ -23,7 +23,7 @@ struct PaymentsReconcileCommand: Command {
         let since: Int64
         if let text = arguments.option("since") {
             guard let value = Self.parseSince(text) else {
-                throw UsageError(description: "--since must be a day (YYYY-MM-DD, China time) or unix seconds")
+                throw UsageError(description: say(zh: "--since 必须是日期（YYYY-MM-DD，北京时间）或 Unix 秒数", en: "--since must be a day (YYYY-MM-DD, China time) or unix seconds"))
             }
             since = value
         } else {
@@ -43,8 +43,9 @@ struct PaymentsReconcileCommand: Command {
             return [outcome.orderNumber, outcome.provider.rawValue, result]
         }
         print(Table.render(header: ["NUMBER", "PROVIDER", "RESULT"], rows: rows))
-        print("\(outcomes.count) order\(outcomes.count == 1 ? "" : "s") asked about, "
-              + "\(outcomes.filter { $0.result == .paid }.count) paid now")
+        let paidNow = outcomes.filter { $0.result == .paid }.count
+        print(say(zh: "查询了 \(outcomes.count) 个订单，其中 \(paidNow) 个现已付款",
+                  en: "\(outcomes.count) order\(outcomes.count == 1 ? "" : "s") asked about, \(paidNow) paid now"))
         return failed == 0 ? 0 : 1
     }
 

@@ -19,18 +19,19 @@ struct RefundsListCommand: Command {
         var status: RefundStatus?
         if let text = arguments.option("status") {
             guard let value = RefundStatus(rawValue: text) else {
-                throw UsageError(description: "--status must be one of \(RefundStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UsageError(description: say(zh: "--status 必须是以下之一：", en: "--status must be one of ")
+                                 + RefundStatus.allCases.map(\.rawValue).joined(separator: ", "))
             }
             status = value
         }
         let limit = Int(arguments.option("limit") ?? "50") ?? 0
-        guard (1...500).contains(limit) else { throw UsageError(description: "--limit must be 1 to 500") }
+        guard (1...500).contains(limit) else { throw UsageError(description: say(zh: "--limit 必须是 1 到 500", en: "--limit must be 1 to 500")) }
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let refunds = try shop.payments.refunds(status: status, limit: limit)
         print(Table.render(header: ["NUMBER", "ORDER", "PROVIDER", "AMOUNT", "STATUS", "TRIES", "CREATED (UTC+8)", "LAST ERROR"],
                            rows: refunds.map(Self.row)))
-        print("\(refunds.count) refund\(refunds.count == 1 ? "" : "s")")
+        print(say(zh: "共 \(refunds.count) 笔退款", en: "\(refunds.count) refund\(refunds.count == 1 ? "" : "s")"))
         return 0
     }
 
@@ -59,7 +60,19 @@ struct RefundsRetryCommand: Command {
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let number = arguments.positionals[0]
         guard let refund = try shop.payments.retryRefund(number: number) else {
-            throw CommandFailure(description: "no refund numbered \(number)")
+            // An order number where a refund number belongs: name the order's refunds instead.
+            let ofOrder = try shop.payments.refunds(status: nil, limit: 100_000).filter { $0.orderNumber == number }
+            if !ofOrder.isEmpty {
+                let numbers = ofOrder.map(\.number).joined(separator: ", ")
+                throw CommandFailure(description: say(zh: "\(number) 是订单号，不是退款号；它的退款：\(numbers)（shop refunds retry \(ofOrder[0].number)）",
+                                                      en: "\(number) is an order number, not a refund number; its refunds: \(numbers) (shop refunds retry \(ofOrder[0].number))"))
+            }
+            if (try? shop.orders.order(number: number)) != nil {
+                throw CommandFailure(description: say(zh: "\(number) 是订单号，不是退款号；这个订单没有退款",
+                                                      en: "\(number) is an order number, not a refund number; that order has no refunds"))
+            }
+            throw CommandFailure(description: say(zh: "没有退款号为 \(number) 的退款（退款号以 R 开头，见 shop refunds list）",
+                                                  en: "no refund numbered \(number) (refund numbers start with R: see shop refunds list)"))
         }
         print(Table.render(header: ["NUMBER", "ORDER", "PROVIDER", "AMOUNT", "STATUS", "TRIES", "CREATED (UTC+8)", "LAST ERROR"],
                            rows: [RefundsListCommand.row(refund)]))

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Metrics
 import ShopAPI
+import ShopBundle
 import ShopCore
 
 /// `shop serve`: migrates, then serves the API until SIGINT/SIGTERM, then drains and stops.
@@ -28,13 +29,13 @@ struct ServeCommand: Command {
         var config = try ShopEnvironment.config(arguments)
         if let port = arguments.option("port") {
             guard let value = Int(port), (0...65_535).contains(value) else {
-                throw UsageError(description: "--port must be a number from 0 to 65535")
+                throw UsageError(description: say(zh: "--port 必须是 0 到 65535 的数", en: "--port must be a number from 0 to 65535"))
             }
             config.server.port = value
         }
         if let env = arguments.option("env") {
             guard let value = Config.App.Environment(rawValue: env) else {
-                throw UsageError(description: "--env must be development or production")
+                throw UsageError(description: say(zh: "--env 必须是 development 或 production", en: "--env must be development or production"))
             }
             config.app.env = value
         }
@@ -46,8 +47,8 @@ struct ServeCommand: Command {
         _ = try config.publicBaseURL()  // a missing (production) or malformed app.public_url stops the start, not a share page
         let logger = ShopEnvironment.logger(config)
         for warning in config.developmentWarnings { logger.warning(warning) }
-        let shop = try ShopEnvironment.openShop(config, logger: logger)
-        let api = ShopAPI(shop: shop, metrics: MetricsRegistry())
+        let shop = try ShopEnvironment.openShop(config, logger: logger, create: true)
+        let api = ShopAPI(shop: shop, document: ShopBundle.openAPIDocument, metrics: MetricsRegistry())
         let trustedProxies: TrustedProxies
         do {
             trustedProxies = try TrustedProxies(parsing: config.server.trustedProxies)

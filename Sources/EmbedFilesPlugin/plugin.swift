@@ -1,0 +1,25 @@
+import Foundation
+import PackagePlugin
+
+/// Embeds `openapi.json` and the demo shop (`Examples/*`) into the target as generated Swift
+/// source at build time, so `shop` serves `/openapi.json` and seeds the demo from any directory
+/// while the files stay the source of truth.
+@main
+struct EmbedFilesPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        let root = context.package.directoryURL
+        let examples = root.appending(path: "Examples")
+        var files: [(name: String, url: URL)] = [("openapi.json", root.appending(path: "openapi.json"))]
+        files += try FileManager.default.contentsOfDirectory(at: examples, includingPropertiesForKeys: nil)
+            .filter { ["csv", "jsonl"].contains($0.pathExtension) }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            .map { ("Examples/" + $0.lastPathComponent, $0) }
+        let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")
+        return [.buildCommand(
+            displayName: "Embedding \(files.count) files",
+            executable: try context.tool(named: "EmbedFilesTool").url,
+            arguments: [output.path] + files.map { "\($0.name)=\($0.url.path)" },
+            inputFiles: files.map(\.url),
+            outputFiles: [output])]
+    }
+}

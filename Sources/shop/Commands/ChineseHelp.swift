@@ -1,0 +1,183 @@
+/// The Chinese summary and usage of each command, by its words (`"orders list"`): what `shop help`
+/// and `--help` print under a `zh*` locale. The English stays beside each command.
+enum ChineseHelp {
+    static let summaries: [String: String] = [
+        "serve": "执行迁移后提供 HTTP API，直到收到 SIGINT/SIGTERM",
+        "migrate": "执行内置于 shop 的 SQL 迁移（--status 只列出状态）",
+        "seed demo": "加载内置于 shop 的演示商品、作者和文章（可重复运行）",
+        "db copy": "把 SQLite 商店复制到空的 PostgreSQL 数据库（--to postgresql://…）",
+        "import catalog": "从 .csv 或 .jsonl 文件导入商品和 SKU（按编码新建或更新）",
+        "import articles": "从 .jsonl 文件导入文章（按作者和标题新建或更新）",
+        "orders list": "按时间倒序列出订单；--delivery-date D：某天的花艺师工作单",
+        "orders show": "显示一个订单：商品、收花人、电话、地址、备注、时间",
+        "orders ship": "为已付款订单登记发货（快递公司和运单号）",
+        "pay simulate": "为订单签一条 mockpay 支付通知并发送到回调地址",
+        "payments reconcile": "向支付机构查询已发起支付的未付订单，把已付的标记为已付款",
+        "refunds list": "按时间倒序列出退款",
+        "refunds retry": "立即把一笔退款（包括失败的）发给支付机构",
+        "coupons create": "新建优惠券（折扣或立减、限制、日期、分类）",
+        "coupons list": "按时间倒序列出优惠券",
+        "coupons disable": "停用优惠券（已使用的订单保留优惠）",
+        "authors grant": "把该手机号的用户设为专栏作家",
+        "authors revoke": "取消该手机号用户的专栏作家身份",
+    ]
+
+    static let usages: [String: String] = [
+        "serve": """
+            用法：shop serve [--port N] [--env development|production] [--config PATH]
+
+            先执行待执行的迁移（数据库不存在时新建），再在 server.host:server.port 上提供 API。
+            收到 SIGINT 或 SIGTERM 时先排空：server.drain_seconds 内 GET /readyz 回答 503 "draining"，
+            请求照常处理；然后停止接受连接，处理完进行中的请求后以 0 退出。生产环境下，密钥过短或仍为
+            开发值、验证码会写入日志或文件、短信回调不是 https://、或没有 app.public_url 时拒绝启动。
+            /openapi.json 和 /docs 内置于 shop，在任何目录启动都可用。
+            """,
+        "migrate": """
+            用法：shop migrate [--status] [--config PATH]
+
+            按顺序执行每个待执行的迁移，每个一个事务，并记录其 SHA-256。迁移是源码中的
+            Migrations/NNNN_name.sql 文件，已内置于 shop；database.migrations_path 可改用某个目录中的
+            文件。已执行后又被修改的迁移会报错。数据库不存在时新建。
+
+              --status   列出每个迁移的状态：applied（已执行）、pending（待执行）或 MODIFIED（已修改），不做任何更改
+            """,
+        "seed demo": """
+            用法：shop seed demo [--if-empty] [--config PATH]
+
+              --if-empty   商店已有商品时什么也不做（`make run` 使用此项）
+
+            导入 catalog.csv，新建 authors.jsonl 中的专栏作家，导入 articles.jsonl（源码 Examples/
+            目录中的文件，已内置于 shop，因此在任何目录都能运行），让新商店有内容可看。只添加缺少的
+            内容：商店已有销售、或运营改过价格、库存、作者或文章时再次运行，不会改动这些。
+            数据库不存在时新建。
+            """,
+        "db copy": """
+            用法：shop db copy --to postgresql://USER@HOST:PORT/DB [--config PATH]
+
+            把所配置的 SQLite 数据库的每张表复制到 --to 指定的 PostgreSQL 数据库：id、密码和令牌哈希、
+            计数器和商品目录版本原样保留；每个 id 序列从复制的最大 id 之后继续。目标库先执行迁移（新建
+            的空库即可），且不能有数据；源库必须已执行全部迁移（先运行 `shop migrate`）。全部在一个事务中
+            写入，提交前核对每张表的行数：失败的复制不会留下数据。请先停止商店。
+
+            然后让商店使用新数据库：database.url（SHOP_DATABASE_URL）= --to 的 URL。
+
+              --to URL   要填充的 PostgreSQL 数据库（libpq URL；PGPASSWORD 等 PG* 变量有效）
+            """,
+        "import catalog": """
+            用法：shop import catalog FILE [--dry-run] [--skip-invalid] [--encoding utf-8|gb18030] [--allow-paths DIR]
+                                       [--config PATH]
+
+            列：product_code、sku_code、sku_name、title、subtitle、category（如 花束/玫瑰 的路径）、
+            price 和 original_price（元，最多两位小数）、stock、description、cover_url、
+            image_urls（用 | 分隔）、attributes（JSON 对象）、status（on_sale | off_sale）。
+            一行是一个 SKU；product_code 相同的行组成一个商品（商品字段取自第一行）。sku_name 可为空
+            （默认，用于只有一个规格的商品）。cover_url 和 image_urls 可以是 http(s) URL、/media/ 路径
+            或本地图片文件（按内容为 PNG、JPEG、WebP 或 GIF；相对文件所在目录或绝对路径），会复制到
+            media.path；符号链接或文件目录之外的文件（除非在 --allow-paths 指定的目录中）会被拒绝。
+            每一行都会检查；有无效行的文件不写入任何内容。需要已有的商店数据库。
+
+              --dry-run          检查并统计将新建和更新的内容，不写入
+              --skip-invalid     导入有效行并报告无效行
+              --encoding NAME    utf-8（默认）或 gb18030（也可写 gbk）：国内 Excel 保存的编码
+              --allow-paths DIR  本地图片也可以来自 DIR（及其子目录）
+            """,
+        "import articles": """
+            用法：shop import articles FILE [--dry-run] [--skip-invalid] [--config PATH]
+
+            每行一个 JSON 对象：author_phone（专栏作家）、title、summary、cover_url、content（HTML 或
+            Markdown，原样保存）、category（不存在则新建）、published_at（RFC 3339）。先检查每一行；
+            有无效行的文件不写入任何内容。需要已有的商店数据库。
+
+              --dry-run        检查并统计，不写入
+              --skip-invalid   导入有效行并报告无效行
+            """,
+        "orders list": """
+            用法：shop orders list [--status pending_payment|paid|shipped|completed|cancelled|refunding|refunded]
+                                   [--limit N] [--delivery-date YYYY-MM-DD] [--format table|csv] [--lang zh|en]
+                                   [--config PATH]
+
+            时间为商店时间（北京时间，UTC+8），与订单号中的日期一致。
+
+            --delivery-date D 列出 D 日（app.timezone）要配送的订单：按时段（上午、下午、晚上、不限）
+            排列，每单有收花人、电话、地址、商品和贺卡。不加 --status 时列出要制作的订单（已付款、已发货、
+            已完成），不含未付款和已取消的；--limit 默认为全部（最多 10000）。
+            --format csv 以 CSV 输出（UTF-8 带 BOM，RFC 4180，一行表头，CRLF），可直接用 Excel 打开；
+            电子表格会当作公式的单元格（以 =、+、-、@ 等开头）前加撇号。
+            --lang zh 让表头和状态、时段等值用中文（上午、不限、已付款……），--lang en 用英文；不加时表格
+            跟随 LANG，CSV 用英文（供脚本读取）。
+            """,
+        "orders show": """
+            用法：shop orders show NUMBER [--config PATH]
+
+            显示订单的商品（商品和 SKU 名称、数量、价格）、收花人、电话、完整地址、买家备注、状态和
+            各个时间（北京时间，UTC+8）。
+            """,
+        "orders ship": """
+            用法：shop orders ship NUMBER --carrier NAME --tracking NO [--config PATH]
+
+            只有已付款的订单可以发货；发货后买家能看到快递公司和运单号。
+            """,
+        "pay simulate": """
+            用法：shop pay simulate NUMBER [--status succeeded|failed|refunded] [--url BASE_URL] [--config PATH]
+
+            为订单最近一次 mockpay 支付（没有则发起一次）生成 mockpay 通知，用 payments.mockpay_secret
+            签名后发到 BASE_URL/api/v1/webhooks/payments/mockpay，如同支付机构所为。BASE_URL 默认为
+            http://server.host:server.port。说明订单的结果（已付款、仍待付款、早已付款）并打印服务器的
+            回答。`--status refunded` 确认订单的 mockpay 退款。
+            """,
+        "payments reconcile": """
+            用法：shop payments reconcile [--since YYYY-MM-DD|UNIX_SECONDS] [--config PATH]
+
+            对自给定日期（北京时间；默认最近 7 天）以来下单、已发起微信支付或支付宝支付但未付款的每个
+            订单，向支付机构查询是否已付（orderquery / alipay.trade.query），已付的按支付通知的方式标记
+            为已付款（核对金额，只计一次）。每单打印一行；有订单无法查询时以 1 退出。
+            """,
+        "refunds list": """
+            用法：shop refunds list [--status pending|requested|refunded|failed] [--limit N] [--config PATH]
+
+            pending：待申请（或在 LAST ERROR 之后重新申请）；requested：支付机构已受理，等待确认；
+            refunded：已确认；failed：支付机构最终拒绝。时间为北京时间（UTC+8）。
+            """,
+        "refunds retry": """
+            用法：shop refunds retry NUMBER [--config PATH]
+
+            NUMBER 是退款号（R 开头，见 `shop refunds list`），不是订单号。立即申请（已申请的则确认）
+            这笔退款，不等下次定时重试；退款号不变，支付机构最多退一次。之后打印这笔退款；
+            不是已退款或已申请时以 1 退出。
+            """,
+        "coupons create": """
+            用法：shop coupons create CODE (--percent-off N | --amount-off YUAN) [--min-spend YUAN]
+                                       [--starts TIME] [--ends TIME] [--max-uses N] [--per-user N]
+                                       [--category PATH] [--description TEXT] [--config PATH]
+
+            CODE：3 到 32 个字母、数字、- 或 _；买家输入时不区分大小写。
+            --percent-off N（1 到 99）减去 floor(适用金额 × N / 100) 分；--amount-off YUAN 减去该金额，
+            不超过适用商品的总价。适用商品为全部商品，或 --category PATH（如 花束/玫瑰）分类及其子分类
+            下的商品；--min-spend 与其金额比较。任何优惠都不会让订单低于 0.01 元。
+            TIME：2026-12-01（北京时间；--ends 表示当天结束）、2026-12-01 18:00（北京时间）或 RFC 3339。
+            --max-uses 统计所有买家的订单数，--per-user 统计每位买家的订单数；发货前取消的订单退还次数。
+            """,
+        "coupons list": """
+            用法：shop coupons list [--limit N] [--config PATH]
+
+            STATE 为 active（生效中）、scheduled（未开始）、expired（已过期）、used_up（已用完）或
+            disabled（已停用）。USES 统计占用次数的订单（已取消的已退还）。时间为北京时间（UTC+8）。
+            """,
+        "coupons disable": """
+            用法：shop coupons disable CODE [--config PATH]
+
+            从现在起结算和购物车拒绝该券码（422 coupon_invalid）；已使用的订单保留优惠。重复停用无影响。
+            """,
+        "authors grant": """
+            用法：shop authors grant PHONE [--config PATH]
+
+            把手机号为 PHONE 的用户设为专栏作家：可以发表文章（也可用 `shop import articles` 导入）。
+            用户须已注册；已是作家时不变。
+            """,
+        "authors revoke": """
+            用法：shop authors revoke PHONE [--config PATH]
+
+            取消手机号为 PHONE 的用户的专栏作家身份；其已发表的文章保留。
+            """,
+    ]
+}
