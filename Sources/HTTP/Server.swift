@@ -31,6 +31,9 @@ public struct ServerOptions: Sendable {
     public var requestTimeoutSeconds: Int
     /// Peers whose `X-Forwarded-For` names the client (`Request.clientAddress`).
     public var trustedProxies: TrustedProxies
+    /// Body limits other than `maxBodyBytes` for a few routes, by `"METHOD /exact/path"` (picture
+    /// uploads take 5 MiB while JSON bodies stay at 1 MiB).
+    public var bodyLimits: [String: Int] = [:]
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 4, maxConnections: Int = 1024,
                 maxConnectionsPerIP: Int = 64, maxBodyBytes: Int = 1_048_576, idleTimeoutSeconds: Int = 30,
@@ -44,6 +47,11 @@ public struct ServerOptions: Sendable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.requestTimeoutSeconds = requestTimeoutSeconds
         self.trustedProxies = trustedProxies
+    }
+
+    /// The body limit of a request to `path` with `method`.
+    public func maxBodyBytes(method: String, path: String) -> Int {
+        bodyLimits.isEmpty ? maxBodyBytes : bodyLimits["\(method) \(path)"] ?? maxBodyBytes
     }
 }
 
@@ -254,6 +262,8 @@ final class PendingRequest {
     /// Body bytes seen, kept or not.
     var received = 0
     var tooLarge = false
+    /// This request's body limit (`ServerOptions.maxBodyBytes(method:path:)`), set with its headers.
+    var maxBodyBytes = 0
     /// The answer a bulkhead made while the connection was suspended; queued when it resumes.
     /// Written by the bulkhead's thread before `MHD_resume_connection`, read by the request thread
     /// after libmicrohttpd resumed it (the resume's lock orders the two).

@@ -25,13 +25,15 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     if !pending.began {
         pending.began = true
         server.requestBegan()
+        pending.maxBodyBytes = server.options.maxBodyBytes(method: method.map { String(cString: $0) } ?? "GET",
+                                                            path: url.map { String(cString: $0) } ?? "/")
         if pending.pathHasControlCharacter {
             return answer(HTTPError(HTTPMessage.controlCharacterInPath).response(in: language(of: connection)))
         }
         if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-           let declared = Int(String(cString: length)), declared > server.options.maxBodyBytes {
+           let declared = Int(String(cString: length)), declared > pending.maxBodyBytes {
             // Answer before reading a body we will not accept; libmicrohttpd closes the connection after it.
-            return answer(tooLargeResponse(server, connection))
+            return answer(tooLargeResponse(pending.maxBodyBytes, connection))
         }
         return .YES
     }
@@ -39,13 +41,13 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     if uploadDataSize.pointee > 0 {
         let size = uploadDataSize.pointee
         pending.received += size
-        if pending.received > 4 * server.options.maxBodyBytes {
+        if pending.received > 4 * pending.maxBodyBytes {
             // A client still streaming long after the limit gets its connection closed instead of
             // an answer it would read only when it stops.
             return .NO
         }
         if !pending.tooLarge, let uploadData {
-            if pending.body.count + size > server.options.maxBodyBytes {
+            if pending.body.count + size > pending.maxBodyBytes {
                 pending.tooLarge = true
                 pending.body = []
             } else {
@@ -62,7 +64,7 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
         pending.offloadedResponse = nil
         return queue(ready, on: connection)
     }
-    if pending.tooLarge { return answer(tooLargeResponse(server, connection)) }
+    if pending.tooLarge { return answer(tooLargeResponse(pending.maxBodyBytes, connection)) }
     server.deadlines.requestReceived(client)
     let headers = requestHeaders(connection)
     let peer = client.peerAddress
@@ -153,8 +155,8 @@ let serverRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, re
     if pending.began { Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().requestEnded() }
 }
 
-private func tooLargeResponse(_ server: Server, _ connection: OpaquePointer) -> Response {
-    HTTPError(HTTPMessage.payloadTooLarge, ["limit": .verbatim(String(server.options.maxBodyBytes))])
+private func tooLargeResponse(_ limit: Int, _ connection: OpaquePointer) -> Response {
+    HTTPError(HTTPMessage.payloadTooLarge, ["limit": .verbatim(String(limit))])
         .response(in: language(of: connection))
 }
 

@@ -11,6 +11,8 @@ public struct ShopAPI: Sendable {
     public let responder: Responder
     /// What `GET /metrics` shows (on its own port, see `MetricsEndpoint`).
     public let metrics: ShopMetrics
+    /// Body limits above `server.max_body_bytes` by route (`ServerOptions.bodyLimits`): picture uploads.
+    public let bodyLimits: [String: Int]
     /// Where `HTTP.Server` moves requests that must wait (hashing, providers, a busy pool).
     public let offloadTargets: [BulkheadName: OffloadTarget]
 
@@ -19,6 +21,7 @@ public struct ShopAPI: Sendable {
     public init(shop: Shop, documentPath: String = "openapi.json", document: [UInt8]? = nil, metrics: MetricsRegistry = MetricsRegistry()) {
         let offloadTargets = ShopBulkheads.make(shop.config)
         self.offloadTargets = offloadTargets
+        bodyLimits = ["POST \(UploadController.path)": max(shop.config.media.maxUploadBytes, shop.config.server.maxBodyBytes)]
         let shopMetrics = ShopMetrics(registry: metrics, database: shop.reads)
         shopMetrics.sampleBulkheads(offloadTargets.values.map(\.bulkhead), providers: shop.payments.guardian)
         self.metrics = shopMetrics
@@ -49,12 +52,14 @@ public struct ShopAPI: Sendable {
                        origin: origin).register(root)
         StorefrontController(directory: Bundle.module.url(forResource: "Public", withExtension: nil)).register(root)
         MediaController(folders: [URL(fileURLWithPath: shop.config.media.path, isDirectory: true)]
-            + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 }).register(root)
-        ShareController(catalog: shop.catalog, articles: shop.articles, origin: origin).register(root)
+            + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 },
+                        media: shop.media.canProcess ? shop.media : nil).register(root)
+        ShareController(catalog: shop.catalog, articles: shop.articles, origin: origin, drawsSVG: shop.media.canProcess).register(root)
         let api = routes.group("/api/v1")
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
         MeController(accounts: shop.accounts).register(signedIn)
+        UploadController(media: shop.media).register(signedIn)
         let personalised = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts, required: false)])
         CatalogController(catalog: shop.catalog, favorites: shop.favorites).register(api, personalised: personalised)
         FavoriteController(favorites: shop.favorites).register(signedIn)

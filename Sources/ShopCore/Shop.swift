@@ -34,14 +34,17 @@ public final class Shop: Sendable {
     public let articleImporter: ArticleImporter
     public let demoAuthors: DemoAuthorSeeder
     public let demo: DemoShopSeeder
+    /// Uploaded and imported pictures, re-encoded by the `ImageProcessor` the composition root gives.
+    public let media: MediaLibrary
     /// Set once `shop serve` has been told to stop: `/readyz` then says so while requests are still served.
     private let draining = Mutex(false)
 
-    /// `codeSender` defaults to the one `verification.sender` names; `replica`, a read-only
+    /// `codeSender` defaults to the one `verification.sender` names; `images` re-encodes pictures
+    /// (none: uploads are refused, imports copy files as they are); `replica`, a read-only
     /// standby of `pool`, takes the reads that may lag (see `reads`).
     public init(pool: any Database, replica: (any Database)? = nil, config: Config, clock: Clock = .system,
                 random: SecureRandom = SecureRandom(), logger: Logger, migrator: Migrator,
-                codeSender: (any CodeSender)? = nil) throws {
+                codeSender: (any CodeSender)? = nil, images: (any ImageProcessor)? = nil) throws {
         self.pool = pool
         let reads: any Database = replica.map { ReplicaReads(primary: pool, replica: $0) } ?? pool
         self.reads = reads
@@ -56,8 +59,9 @@ public final class Shop: Sendable {
         accounts = try AccountService(pool: pool, settings: config.auth, clock: clock, random: random,
                                       verification: verification)
         catalog = CatalogService(pool: reads, clock: clock, logger: logger, settings: config.search)
+        media = MediaLibrary(processor: images, settings: config.media, clock: clock)
         catalogImporter = CatalogImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes,
-                                          mediaPath: config.media.path)
+                                          mediaPath: config.media.path, media: media)
         couponAttempts = CouponAttempts(pool: pool, settings: config.coupons, clock: clock)
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock, couponAttempts: couponAttempts)
         addresses = AddressService(pool: pool, clock: clock)

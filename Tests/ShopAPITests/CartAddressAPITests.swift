@@ -33,7 +33,7 @@ func cartAddressBody(_ recipient: String = "王小花", _ changes: [String: Any]
 struct CartAddressAPITests {
     static let cartKeys: Set<String> = ["items", "total_quantity", "selected_quantity", "selected_total_cents",
                                           "discount_cents", "coupon"]
-    static let lineKeys: Set<String> = ["id", "sku_id", "product_id", "title", "sku_name", "cover_url", "price_cents", "quantity",
+    static let lineKeys: Set<String> = ["id", "sku_id", "product_id", "title", "sku_name", "cover_url", "cover_thumbnail_url", "price_cents", "quantity",
                                         "selected", "available", "stock"]
     static let addressKeys: Set<String> = ["id", "recipient", "phone", "province", "city", "district", "detail", "postal_code",
                                            "is_default"]
@@ -113,6 +113,7 @@ struct CartAddressAPITests {
         #expect(line["title"] as? String == "花束FL-A")
         #expect(line["sku_name"] as? String == "规格A-2")
         #expect(line["cover_url"] as? String == "https://img.floral.example/FL-A.jpg")
+        #expect(line["cover_thumbnail_url"] as? String == "https://img.floral.example/FL-A.jpg", "a URL the shop did not re-encode is its own thumbnail")
         #expect(line["price_cents"] as? Int == 2_000)
         #expect(line["quantity"] as? Int == 2)
         #expect(line["selected"] as? Bool == true)

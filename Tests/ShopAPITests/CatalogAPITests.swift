@@ -37,7 +37,7 @@ private extension TestAPI {
     }
 }
 
-private let summaryKeys: Set<String> = ["id", "title", "subtitle", "cover_url", "price_cents", "original_price_cents", "sales", "in_stock"]
+private let summaryKeys: Set<String> = ["id", "title", "subtitle", "cover_url", "cover_thumbnail_url", "price_cents", "original_price_cents", "sales", "in_stock"]
 
 @Suite("Catalogue API: categories, products, search")
 struct CatalogAPITests {

@@ -57,7 +57,7 @@ struct SharePageTests {
         #expect(meta("og:type", in: page.text) == "product")
         #expect(meta("og:title", in: page.text) == "红玫瑰花束")
         #expect(meta("og:description", in: page.text) == "把心意说出口")
-        #expect(meta("og:image", in: page.text) == "http://shop.example.com:8080/media/demo/rose-red.svg")
+        #expect(meta("og:image", in: page.text) == "http://shop.example.com:8080/media/demo/rose-red.png")
         #expect(meta("og:url", in: page.text) == "http://shop.example.com:8080/share/products/\(id)")
         #expect(meta("product:price:amount", in: page.text) == "52.00")
         #expect(meta("product:price:currency", in: page.text) == "CNY")
@@ -102,7 +102,7 @@ struct SharePageTests {
         let configuredID = try #require(try configured.shareSeed([("ROSE", "玫瑰", "", "/media/demo/rose-red.svg", "on_sale")])["ROSE"])
         let page = try configured.share("/share/products/\(configuredID)", host: "10.0.0.5:8081")
         #expect(meta("og:url", in: page.text) == "https://floral.example.cn/share/products/\(configuredID)")
-        #expect(meta("og:image", in: page.text) == "https://floral.example.cn/media/demo/rose-red.svg")
+        #expect(meta("og:image", in: page.text) == "https://floral.example.cn/media/demo/rose-red.png")
     }
 
     @Test func sharePagesAreCacheableAndAnswer304ToTheirTag() throws {
@@ -134,7 +134,7 @@ struct SharePageTests {
             #expect(page.status == 200)
             #expect(!page.text.contains("evil.example"), "\(page.text)")
             #expect(meta("og:url", in: page.text) == "https://floral.example.cn/share/products/\(id)")
-            #expect(meta("og:image", in: page.text) == "https://floral.example.cn/media/demo/rose-red.svg")
+            #expect(meta("og:image", in: page.text) == "https://floral.example.cn/media/demo/rose-red.png")
             #expect(page.text.contains("<link rel=\"canonical\" href=\"https://floral.example.cn/share/products/\(id)\">"))
             #expect(page.headers["Cache-Control"] == "public, max-age=300")
         }

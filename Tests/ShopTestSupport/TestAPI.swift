@@ -40,7 +40,7 @@ public final class TestAPI: @unchecked Sendable {
     public var shop: Shop { testShop.shop }
 
     public init(_ configure: (inout Config) -> Void = { _ in }) throws {
-        testShop = try TestShop(directoryPrefix: "shopapi-tests", configure)
+        testShop = try TestShop(directoryPrefix: "shopapi-tests", processesImages: true, configure)
         api = ShopAPI(shop: testShop.shop)
     }
 

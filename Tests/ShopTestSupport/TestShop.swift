@@ -1,4 +1,5 @@
 import Foundation
+import Images
 import PostgreSQL
 import SQL
 import SQLite
@@ -16,13 +17,17 @@ public final class TestShop: @unchecked Sendable {
     public let sender: CapturingCodeSender
     public let config: Config
     public let shop: Shop
+    public let processesImages: Bool
 
     public var accounts: AccountService { shop.accounts }
     public var verification: VerificationService { shop.verification }
     public var pool: any Database { shop.pool }
 
     /// `directoryPrefix` names the temp directory (`<prefix>-<uuid>`) the database lives in.
-    public init(directoryPrefix: String = "shopcore-tests", _ configure: (inout Config) -> Void = { _ in }) throws {
+    /// `processesImages`: the shop re-encodes pictures with libvips (uploads work, imports re-encode
+    /// photos); without it imports copy files as they are.
+    public init(directoryPrefix: String = "shopcore-tests", processesImages: Bool = false,
+                _ configure: (inout Config) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(directoryPrefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,6 +40,7 @@ public final class TestShop: @unchecked Sendable {
             config.database.poolSize = 4
         }
         config.database.readers = 2
+        config.media.path = directory.appendingPathComponent("media").path
         config.auth.pepper = Self.pepper
         config.auth.argon2MemoryKiB = 1_024
         config.auth.argon2Iterations = 1
@@ -42,7 +48,8 @@ public final class TestShop: @unchecked Sendable {
         self.config = config
         clock = ManualClock()
         sender = CapturingCodeSender()
-        shop = try Self.openShop(config, clock: clock, sender: sender)
+        self.processesImages = processesImages
+        shop = try Self.openShop(config, clock: clock, sender: sender, processesImages: processesImages)
     }
 
     deinit {
@@ -55,10 +62,11 @@ public final class TestShop: @unchecked Sendable {
     public func reopened(_ configure: (inout Config) -> Void) throws -> Shop {
         var changed = config
         configure(&changed)
-        return try Self.openShop(changed, clock: clock, sender: sender)
+        return try Self.openShop(changed, clock: clock, sender: sender, processesImages: processesImages)
     }
 
-    private static func openShop(_ config: Config, clock: ManualClock, sender: CapturingCodeSender) throws -> Shop {
+    private static func openShop(_ config: Config, clock: ManualClock, sender: CapturingCodeSender,
+                                 processesImages: Bool) throws -> Shop {
         let pool: any Database
         let migrator: Migrator
         switch config.databaseLocation {
@@ -71,7 +79,7 @@ public final class TestShop: @unchecked Sendable {
         }
         try migrator.migrate(pool)
         return try Shop(pool: pool, config: config, clock: clock.clock, logger: .silent, migrator: migrator,
-                        codeSender: sender)
+                        codeSender: sender, images: processesImages ? try VipsImageProcessor() : nil)
     }
 
     /// Asks for a code and answers the digits that were sent.

@@ -1,3 +1,4 @@
+import Bulkheads
 import Foundation
 import HTTP
 import ShopCore
@@ -8,6 +9,8 @@ import ShopCore
 struct MediaController {
     /// Where files are looked up, first match wins; each is resolved once (symbolic links followed).
     let folders: [URL]
+    /// Draws a demo SVG as the PNG a share page names (`/media/demo/rose-red.png`), once, into `media.path`.
+    let media: MediaLibrary?
 
     /// A name never changes its bytes (imports name files by content; a changed demo picture gets
     /// a new name), so browsers and proxies may keep a file for a year without asking again.
@@ -15,8 +18,9 @@ struct MediaController {
     /// Files larger than this are not served (no image of a flower shop comes near it).
     static let maxBytes = 16 * 1_048_576
 
-    init(folders: [URL]) {
+    init(folders: [URL], media: MediaLibrary? = nil) {
         self.folders = folders.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
+        self.media = media
     }
 
     func register(_ routes: RouteGroup) {
@@ -31,6 +35,41 @@ struct MediaController {
         // symbolic link from pointing elsewhere.
         guard let names = MediaPath.segments(of: path), let name = names.last,
               let contentType = MediaPath.contentType(of: name) else { throw HTTPError(.fileNotFound) }
+        // A picture the shop re-encoded has a WebP beside its JPEG: smaller, for clients that take it.
+        if name.hasSuffix(".jpg"), Self.acceptsWebP(request.headers["Accept"]),
+           let webp = file(Array(names.dropLast()) + [Substring(name.dropLast(4) + ".webp")]) {
+            return Self.response(webp, contentType: "image/webp", varies: true)
+        }
+        if let data = file(names) {
+            return Self.response(data, contentType: contentType, varies: name.hasSuffix(".jpg"))
+        }
+        if name.hasSuffix(".png"), let media, let svg = file(Array(names.dropLast()) + [Substring(name.dropLast(4) + ".svg")]) {
+            // Drawing takes a while: on the media bulkhead, never on a request thread.
+            try RequestThread.offload(to: .media)
+            let png = try media.png(fromSVG: svg, cachedAs: names.joined(separator: "/"))
+            return Self.response(png, contentType: contentType, varies: false)
+        }
+        throw HTTPError(.fileNotFound)
+    }
+
+    /// Whether an `Accept` header names WebP (browsers that decode it say so).
+    static func acceptsWebP(_ accept: String?) -> Bool {
+        accept?.lowercased().contains("image/webp") == true
+    }
+
+    private static func response(_ bytes: [UInt8], contentType: String, varies: Bool) -> Response {
+        var headers = Headers()
+        headers.set("Content-Type", contentType)
+        headers.set("Cache-Control", Self.cacheControl)
+        headers.set("X-Content-Type-Options", "nosniff")
+        if varies { headers.set("Vary", "Accept") }
+        // An SVG opened on its own is a document that could run script; it may not, nor load anything.
+        headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        return Response(status: .ok, headers: headers, body: bytes)
+    }
+
+    /// The bytes of the first folder's file at `names`, nil when no folder has it as a regular file.
+    private func file(_ names: [Substring]) -> [UInt8]? {
         for folder in folders {
             let url = names.reduce(folder) { $0.appendingPathComponent(String($1), isDirectory: false) }
                 .resolvingSymlinksInPath()
@@ -39,14 +78,8 @@ struct MediaController {
                   attributes[.type] as? FileAttributeType == .typeRegular,
                   let size = attributes[.size] as? Int, size <= Self.maxBytes,
                   let data = FileManager.default.contents(atPath: url.path) else { continue }
-            var headers = Headers()
-            headers.set("Content-Type", contentType)
-            headers.set("Cache-Control", Self.cacheControl)
-            headers.set("X-Content-Type-Options", "nosniff")
-            // An SVG opened on its own is a document that could run script; it may not, nor load anything.
-            headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-            return Response(status: .ok, headers: headers, body: [UInt8](data))
+            return [UInt8](data)
         }
-        throw HTTPError(.fileNotFound)
+        return nil
     }
 }

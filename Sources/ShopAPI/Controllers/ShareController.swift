@@ -11,6 +11,8 @@ struct ShareController {
     let catalog: CatalogService
     let articles: ArticleService
     let origin: ShopOrigin
+    /// Whether `/media/` draws PNGs from the shop's SVG pictures (libvips is there).
+    var drawsSVG = false
 
     /// Previews are fetched by chat apps' crawlers, again and again: a few minutes' copy is fine
     /// (a price moves the body, so the tag, too). Shared caches may keep it only when its links
@@ -35,7 +37,7 @@ struct ShareController {
         let description = summary.subtitle.isEmpty ? detail.description : summary.subtitle
         return page(request, Page(
             kind: "product", title: summary.title, description: description,
-            image: absolute(summary.coverURL, base), url: "\(base)/share/products/\(id)",
+            image: absolute(previewable(summary.coverURL), base), url: "\(base)/share/products/\(id)",
             target: "/#/product/\(id)", price: Money.yuan(fromCents: summary.priceCents), byline: nil))
     }
 
@@ -48,8 +50,15 @@ struct ShareController {
         let base = baseURL(request)
         return page(request, Page(
             kind: "article", title: article.title, description: article.summary,
-            image: absolute(article.coverURL, base), url: "\(base)/share/articles/\(id)",
+            image: absolute(previewable(article.coverURL), base), url: "\(base)/share/articles/\(id)",
             target: "/#/article/\(id)", price: nil, byline: article.author.nickname))
+    }
+
+    /// A picture messengers show: an SVG of the shop's own as the PNG `/media/` draws from it (when
+    /// pictures can be drawn), anything else as it is.
+    func previewable(_ url: String) -> String {
+        guard drawsSVG, url.hasPrefix(MediaPath.prefix), url.hasSuffix(".svg"), MediaPath.segments(of: url) != nil else { return url }
+        return String(url.dropLast(4)) + ".png"
     }
 
     /// What one preview shows.

@@ -9,6 +9,8 @@ struct CartResponse: Encodable {
         let title: String
         let skuName: String
         let coverURL: String
+        /// The cover's thumbnail (see `ProductSummaryResponse.coverThumbnailURL`).
+        let coverThumbnailURL: String
         let priceCents: Int64
         let quantity: Int
         let selected: Bool
@@ -27,7 +29,7 @@ struct CartResponse: Encodable {
     init(_ cart: Cart) {
         items = cart.lines.map {
             Line(id: $0.id, skuID: $0.skuID, productID: $0.productID, title: $0.title, skuName: $0.skuName,
-                 coverURL: $0.coverURL, priceCents: $0.priceCents, quantity: $0.quantity, selected: $0.selected,
+                 coverURL: $0.coverURL, coverThumbnailURL: MediaLibrary.thumbnailURL(for: $0.coverURL), priceCents: $0.priceCents, quantity: $0.quantity, selected: $0.selected,
                  available: $0.available, stock: $0.stock)
         }
         totalQuantity = cart.totalQuantity

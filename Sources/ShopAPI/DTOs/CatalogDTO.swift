@@ -21,6 +21,8 @@ struct ProductSummaryResponse: Encodable {
     let title: String
     let subtitle: String
     let coverURL: String
+    /// The cover's 480 px thumbnail for lists when the shop re-encoded it, else the cover itself.
+    let coverThumbnailURL: String
     let priceCents: Int64
     let originalPriceCents: Int64
     let sales: Int64
@@ -31,6 +33,7 @@ struct ProductSummaryResponse: Encodable {
         title = p.title
         subtitle = p.subtitle
         coverURL = p.coverURL
+        coverThumbnailURL = MediaLibrary.thumbnailURL(for: p.coverURL)
         priceCents = p.priceCents
         originalPriceCents = p.originalPriceCents
         sales = p.sales

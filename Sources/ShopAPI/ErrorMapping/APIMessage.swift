@@ -29,6 +29,8 @@ enum APIMessage: String, ErrorMessage {
     case userNotFound, authorNotFound, articleNotFound, commentNotFound, articleCategoryNotFound, unknownArticleCategory, cannotFollowSelf
     case deleteOthersComment, changeOthersArticle, notAnAuthor, invalidReplyTo, titleTaken, invalidCursor
     case contentBlocked
+    // Pictures
+    case imageRequired, tooManyPixels, notAnImage, tooManyUploads
     // The database, files
     case databaseUnreachable, databaseBusy, fileNotFound, documentNotDeployed
 
@@ -142,6 +144,18 @@ enum APIMessage: String, ErrorMessage {
              "This order has been sent to payment too many times (at most {max}).")
         case .busy:
             (.serviceUnavailable, "busy", "店里正忙，请稍后再试。", "The shop is busy right now; try again shortly.")
+
+        case .imageRequired:
+            (.badRequest, "invalid_request", "请上传一张图片：请求内容是空的。", "Send one picture: the request body is empty.")
+        case .tooManyPixels:
+            (.payloadTooLarge, "payload_too_large", "图片太大（{width} × {height} 像素），最多 {limit} 像素。",
+             "The picture is too large ({width} × {height} pixels); at most {limit} pixels.")
+        case .notAnImage:
+            (.unsupportedMediaType, "unsupported_media_type", "只能上传 JPEG、PNG 或 WebP 图片，这个文件不是或已损坏。",
+             "Only JPEG, PNG or WebP pictures can be uploaded; this is none of them or is damaged.")
+        case .tooManyUploads:
+            (.tooManyRequests, "rate_limited", "上传太频繁了，请 {seconds} 秒后再试。",
+             "Too many uploads; try again in {seconds} seconds.")
 
         case .userNotFound:
             (.notFound, "not_found", "没有这个用户。", "No such user.")

@@ -74,7 +74,7 @@ export function renderCart(page) {
     select.addEventListener('change', () => change(() => patch(`/cart/items/${item.id}`, { selected: select.checked })));
     return h('div', { class: 'cart-line card' + (item.available ? '' : ' unavailable'), dataset: { lineId: item.id, skuId: item.sku_id } },
       select,
-      h('a', { href: `#/product/${item.product_id}`, class: 'thumb-link' }, picture(item.cover_url, { seed: item.product_id, cls: 'pic thumb', label: item.title })),
+      h('a', { href: `#/product/${item.product_id}`, class: 'thumb-link' }, picture(item.cover_thumbnail_url || item.cover_url, { seed: item.product_id, cls: 'pic thumb', label: item.title })),
       h('div', { class: 'line-info' },
         h('a', { class: 'line-title', href: `#/product/${item.product_id}` }, item.title),
         h('p', { class: 'muted small' }, item.sku_name,
@@ -226,7 +226,7 @@ function showCheckout(body, cart, addresses) {
       h('a', { class: 'btn ghost small', href: '#/addresses?from=checkout', id: 'checkout-add-address' }, t('add_address'))),
     h('section', { class: 'card' },
       selected.map((i) => h('div', { class: 'summary-line' },
-        picture(i.cover_url, { seed: i.product_id, cls: 'pic thumb small' }),
+        picture(i.cover_thumbnail_url || i.cover_url, { seed: i.product_id, cls: 'pic thumb small' }),
         h('span', { class: 'grow' }, i.title, h('span', { class: 'muted small block' }, i.sku_name)),
         h('span', { class: 'nowrap' }, `${money(i.price_cents)} × ${i.quantity}`)))),
     h('section', { class: 'card', id: 'checkout-delivery' },

@@ -28,7 +28,7 @@ export function productCard(p) {
   const onSale = p.original_price_cents > p.price_cents;
   return h('a', { class: 'card product-card', href: `#/product/${p.id}`, dataset: { productId: p.id } },
     h('div', { class: 'product-pic-wrap' },
-      picture(p.cover_url, { seed: p.id, cls: 'pic product-pic', label: p.title }),
+      picture(p.cover_thumbnail_url || p.cover_url, { seed: p.id, cls: 'pic product-pic', label: p.title }),
       p.in_stock ? null : h('span', { class: 'tag sold-out' }, t('sold_out'))),
     h('div', { class: 'product-info' },
       h('h3', { class: 'product-title' }, p.title),

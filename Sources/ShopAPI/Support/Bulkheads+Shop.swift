@@ -3,14 +3,24 @@ import HTTP
 import Localization
 import ShopCore
 
+extension BulkheadName {
+    /// Decoding and re-encoding pictures (libvips).
+    public static let media = BulkheadName("media")
+}
+
 /// The shop's bulkheads: where the server moves a request that must wait, sized from the settings,
 /// each answering 503 with `Retry-After` when full.
 enum ShopBulkheads {
+    /// Pictures decoded at once (each holds a strip of its image, a few MiB at most) and waiting.
+    static let mediaWorkers = 2
+    static let mediaQueue = 16
+
     /// Hashing: as many workers as Argon2 may run at once (`auth.max_concurrent_hashes`), and
     /// `auth.hash_queue` waiting. Payments: `payments.max_concurrent_calls` workers and no queue,
     /// so a start beyond them is told at once rather than after another provider timeout. The
     /// database: one worker per pooled connection and four times that waiting, each for at most
-    /// `database.pool_timeout_seconds`.
+    /// `database.pool_timeout_seconds`. Pictures: `mediaWorkers` decodes at once and `mediaQueue`
+    /// waiting, so uploads never take the request threads or more than their share of the CPU and memory.
     static func make(_ config: Config) -> [BulkheadName: OffloadTarget] {
         let provider = LocalizedText(zh: "支付平台", en: "the payment provider")
         return [
@@ -23,6 +33,8 @@ enum ShopBulkheads {
             .database: OffloadTarget(bulkhead: Bulkhead(name: .database, workers: config.database.poolSize,
                                                         queueLimit: 4 * config.database.poolSize),
                                      rejection: HTTPError(APIMessage.databaseBusy)),
+            .media: OffloadTarget(bulkhead: Bulkhead(name: .media, workers: mediaWorkers, queueLimit: mediaQueue),
+                                  rejection: HTTPError(APIMessage.busy)),
         ]
     }
 }

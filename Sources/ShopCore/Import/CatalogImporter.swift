@@ -80,9 +80,12 @@ public struct CatalogImporter: Sendable {
     let maxBytes: Int
     /// `media.path`: where local image files named in a file are copied.
     let mediaPath: String
+    /// Re-encodes local photos into the sizes uploads get (none: files are copied as they are).
+    let media: MediaLibrary?
     private let searchIndex = SearchIndex()
 
-    public init(pool: any Database, clock: Clock, maxBytes: Int, mediaPath: String = "data/media") {
+    public init(pool: any Database, clock: Clock, maxBytes: Int, mediaPath: String = "data/media", media: MediaLibrary? = nil) {
+        self.media = media?.canProcess == true ? media : nil
         self.pool = pool
         self.clock = clock
         self.maxBytes = maxBytes
@@ -107,7 +110,7 @@ public struct CatalogImporter: Sendable {
     func importSource(_ file: any ImportSource, format: CatalogFile.Format, options: Options, imageFolder: URL?,
                       progress: ProgressHandler? = nil) throws -> Outcome {
         let images = LocalImages(baseFolder: imageFolder, allowedFolders: options.allowedImageFolders.map { URL(fileURLWithPath: $0) },
-                                 mediaFolder: URL(fileURLWithPath: mediaPath))
+                                 mediaFolder: URL(fileURLWithPath: mediaPath), media: media)
         let source: any ImportSource = options.encoding == .gb18030 ? try GB18030ImportSource(file) : file
         let now = clock.unixNow
         do {

@@ -8,7 +8,10 @@ import Glibc
 /// (a regular file, not a symbolic link, inside the catalogue file's folder or a folder the operator
 /// allowed, at most `maxBytes`, a PNG, JPEG, WebP or GIF by its first bytes), named by its content
 /// (`<sha256 prefix>.<extension>`) and, once the import is sure to be written, copied into
-/// `media.path`, from where the shop serves it as `/media/<name>` with a year-long cache. Text
+/// `media.path`, from where the shop serves it as `/media/<name>` with a year-long cache. With a
+/// `MediaLibrary` that can re-encode, PNG, JPEG and WebP photos are not copied but re-encoded as
+/// uploads are (`<hash>-1280.jpg` and its thumbnail, JPEG and WebP, no metadata; the header is
+/// checked against `media.max_pixels` while the file is read, the pixels decoded at the copy). Text
 /// formats (SVG, which may be any file that starts with `<`) are never published from a path.
 final class LocalImages {
     /// Larger image files are refused (the shop serves up to 16 MiB; a product photo needs far less).
@@ -22,6 +25,8 @@ final class LocalImages {
     /// file's and those given with `--allow-paths`.
     private let allowedRoots: [String]
     let mediaFolder: URL
+    /// Re-encodes photos (nil: every file is copied as it is).
+    private let media: MediaLibrary?
     /// Each path already looked at, and what it became.
     private var resolved: [String: Result<String, ImageProblem>] = [:]
     /// Files to copy when the import commits: media name → source path.
@@ -31,7 +36,8 @@ final class LocalImages {
         let reason: String
     }
 
-    init(baseFolder: URL?, allowedFolders: [URL] = [], mediaFolder: URL) {
+    init(baseFolder: URL?, allowedFolders: [URL] = [], mediaFolder: URL, media: MediaLibrary? = nil) {
+        self.media = media
         self.baseFolder = baseFolder
         allowedRoots = ([baseFolder].compactMap { $0 } + allowedFolders).compactMap { Self.realPath($0.path) }
         self.mediaFolder = mediaFolder
@@ -68,6 +74,15 @@ final class LocalImages {
             let bytes = try Self.read(real, shownAs: value)
             guard let type = Self.imageType(of: bytes) else {
                 return .failure(ImageProblem(reason: "image file \(value.prefix(60)) is not a PNG, JPEG, WebP or GIF image"))
+            }
+            if let media, type != "gif" {
+                switch media.headerProblem(bytes) {
+                case nil: return .success((MediaPath.prefix + MediaLibrary.displayName(of: bytes), real))
+                case .tooManyPixels(let width, let height, let limit):
+                    return .failure(ImageProblem(reason: "image file \(value.prefix(60)) is \(width) × \(height) pixels, over the limit of \(limit) (media.max_pixels)"))
+                default:
+                    return .failure(ImageProblem(reason: "image file \(value.prefix(60)) is not a readable PNG, JPEG or WebP image"))
+                }
             }
             return .success((MediaPath.prefix + Self.name(of: bytes, type: type), real))
         } catch let problem as ImageProblem {
@@ -149,6 +164,17 @@ final class LocalImages {
                 bytes = try Self.read(source, shownAs: source)
             } catch let problem as ImageProblem {
                 throw ImportError.unreadable(problem.reason)
+            }
+            if let media, name.hasSuffix("-\(MediaLibrary.displaySize).jpg") {
+                guard MediaLibrary.displayName(of: bytes) == name else {
+                    throw ImportError.unreadable("\(source) changed during the import; import again")
+                }
+                do {
+                    _ = try media.store(bytes)
+                } catch {
+                    throw ImportError.unreadable("image file \(source) cannot be decoded (a damaged or truncated image?)")
+                }
+                continue
             }
             guard let type = Self.imageType(of: bytes), Self.name(of: bytes, type: type) == name else {
                 throw ImportError.unreadable("\(source) changed during the import; import again")

@@ -173,6 +173,12 @@ public struct Config: Sendable {
         /// The folder of images the shop holds itself, served under `/media/` before the demo
         /// pictures built into the binary; relative paths start at the working directory.
         public var path = "data/media"
+        /// The largest picture `POST /media` takes, in bytes of the upload.
+        public var maxUploadBytes = 5 * 1_048_576
+        /// The most pixels (width × height, read from the header before decoding) a picture may have.
+        public var maxPixels = 40_000_000
+        /// Uploads one user may make per minute on one node (kept in memory, like the search limit).
+        public var maxUploadsPerMinute = 10
     }
 
     public var server = Server()

@@ -84,6 +84,9 @@ extension Config {
         .words("search.blocked_words", \.search.blockedWords),
         .int("search.max_per_minute_per_ip", \.search.maxPerMinutePerIP, 1...1_000_000),
         .string("media.path", \.media.path),
+        .int("media.max_upload_bytes", \.media.maxUploadBytes, 1_024...(64 * 1_048_576)),
+        .int("media.max_pixels", \.media.maxPixels, 1...1_000_000_000),
+        .int("media.max_uploads_per_minute", \.media.maxUploadsPerMinute, 1...10_000),
     ]
 
     /// Every key this version understands, `section.key` in snake_case.

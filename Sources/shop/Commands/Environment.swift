@@ -1,4 +1,5 @@
 import Foundation
+import Images
 import PostgreSQL
 import SQL
 import SQLite
@@ -120,7 +121,8 @@ enum ShopEnvironment {
             logger.info("reads that may lag go to the standby",
                         ["read_url": DatabaseLocation.postgresql(url: config.database.readURL).redacted])
         }
-        return try Shop(pool: pool, replica: replica, config: config, clock: .system, logger: logger, migrator: migrator)
+        return try Shop(pool: pool, replica: replica, config: config, clock: .system, logger: logger, migrator: migrator,
+                        images: try VipsImageProcessor())
     }
 
     static func logger(_ config: Config) -> Logger {

@@ -55,12 +55,13 @@ struct ServeCommand: Command {
         } catch {
             throw CommandFailure(description: "config server.trusted_proxies: \(error)")
         }
-        let server = Server(options: ServerOptions(
+        var options = ServerOptions(
             host: config.server.host, port: UInt16(config.server.port), threads: config.server.threads,
             maxConnections: config.server.maxConnections, maxConnectionsPerIP: config.server.maxConnectionsPerIP,
             maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds,
-            requestTimeoutSeconds: config.server.requestTimeoutSeconds, trustedProxies: trustedProxies),
-            offload: api.offloadTargets, responder: api.responder)
+            requestTimeoutSeconds: config.server.requestTimeoutSeconds, trustedProxies: trustedProxies)
+        options.bodyLimits = api.bodyLimits
+        let server = Server(options: options, offload: api.offloadTargets, responder: api.responder)
         try server.start()
         let metricsServer = MetricsEndpoint.start(config, registry: api.metrics.registry, logger: logger)
         let sweeper = BackgroundSweeper(shop: shop, logger: logger, onRun: { [metrics = api.metrics] in metrics.sweeperRun(succeeded: $0) })

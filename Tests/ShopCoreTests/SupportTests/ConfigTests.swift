@@ -47,6 +47,9 @@ struct ConfigTests {
         "catalog.import_max_bytes": "1000",
         "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告", "search.max_per_minute_per_ip": "30",
         "media.path": "/var/lib/shop/media",
+        "media.max_upload_bytes": "2097152",
+        "media.max_pixels": "12000000",
+        "media.max_uploads_per_minute": "3",
     ]
 
     static func variable(_ key: String) -> String {
