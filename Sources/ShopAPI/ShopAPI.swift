@@ -50,7 +50,7 @@ public struct ShopAPI: Sendable {
         MediaController(folders: [URL(fileURLWithPath: shop.config.media.path, isDirectory: true)]
             + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 }).register(root)
         ShareController(catalog: shop.catalog, articles: shop.articles, origin: origin).register(root)
-        let api = routes.group("/api/v1")
+        let api = routes.group(Self.prefix)
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
         MeController(accounts: shop.accounts).register(signedIn)

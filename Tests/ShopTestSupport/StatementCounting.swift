@@ -77,7 +77,7 @@ extension TestShop {
     /// Another `Shop` over the same database whose statements are counted.
     public func counted() throws -> (shop: Shop, database: CountingDatabase) {
         let database = CountingDatabase(pool)
-        let shop = try Shop(pool: database, config: config, clock: clock.clock, logger: .silent, migrator: shop.migrator,
+        let shop = try Shop(pool: database, config: config, notifyURL: TestShop.notifyURL, clock: clock.clock, logger: .silent, migrator: shop.migrator,
                             codeSender: sender)
         database.reset()
         return (shop, database)

@@ -2,6 +2,7 @@ import Foundation
 import PostgreSQL
 import SQL
 import SQLite
+import ShopAPI
 import ShopCore
 import ShopMigrations
 
@@ -69,7 +70,7 @@ enum ShopEnvironment {
             logger.info("reads that may lag go to the standby",
                         ["read_url": DatabaseLocation.postgresql(url: config.database.readURL).redacted])
         }
-        return try Shop(pool: pool, replica: replica, config: config, clock: .system, logger: logger, migrator: migrator)
+        return try Shop(pool: pool, replica: replica, config: config, notifyURL: PaymentWebhooks.notifyURL, clock: .system, logger: logger, migrator: migrator)
     }
 
     static func logger(_ config: Config) -> Logger {
