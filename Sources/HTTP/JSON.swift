@@ -91,7 +91,8 @@ extension Request {
     /// Decodes the JSON body; a missing body, bad JSON or a field of the wrong type is a 400
     /// naming the field; a body of another content type is a 415. JSON is UTF-8 (RFC 8259 §8.1):
     /// a body that is not is refused whole, even where the bad bytes sit in a field nobody reads,
-    /// because Foundation would otherwise let them through.
+    /// because Foundation would otherwise let them through. An error `T` throws itself while
+    /// decoding (a well-formed value it refuses) passes through for the error mapping to answer.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         if let contentType = headers["Content-Type"]?.lowercased(),
            !contentType.hasPrefix("application/json") && !contentType.contains("+json") {
@@ -112,8 +113,6 @@ extension Request {
                 throw HTTPError(HTTPMessage.wholeNumberExpected)
             }
             throw HTTPError.describing(error)
-        } catch {
-            throw HTTPError(HTTPMessage.bodyNotJSON)
         }
     }
 }

@@ -38,6 +38,23 @@ extension SQLConnection {
         }
     }
 
+    /// The rows of `statement` for every element of `values`, run once per chunk of at most
+    /// `chunkSize` values: the closure gets the chunk as a bound list (`a, b, c`) to put in an
+    /// `IN (…)`. Chunks keep a long list under the engines' parameter limits (PostgreSQL 65,535 a
+    /// statement, SQLite 32,766) with room for the statement's own; no statement runs for no values.
+    public func query<Value: SQLBindable>(chunking values: [Value], chunkSize: Int = SQL.listChunkSize,
+                                          _ statement: (SQL) -> SQL) throws -> [Row] {
+        precondition(chunkSize > 0, "a chunk holds at least one value")
+        var rows: [Row] = []
+        var start = values.startIndex
+        while start < values.endIndex {
+            let end = min(start + chunkSize, values.endIndex)
+            rows += try query(statement("\(list: values[start..<end])"))
+            start = end
+        }
+        return rows
+    }
+
     /// Runs an `INSERT` and answers the new row's `id` (via `RETURNING id`, which both engines have).
     public func insert<ID: SQLDecodable>(_ sql: SQL, returning type: ID.Type = ID.self) throws -> ID {
         guard let id = try scalar(sql + " RETURNING id", as: type) else {

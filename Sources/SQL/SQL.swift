@@ -39,6 +39,9 @@ public struct SQL: Sendable, Equatable, ExpressibleByStringInterpolation {
 
     public var isEmpty: Bool { fragments.isEmpty }
 
+    /// How many values `SQLConnection.query(chunking:)` binds in one statement at most.
+    public static let listChunkSize = 10_000
+
     /// The interpolation: literal text stays text, values become parameters.
     public struct StringInterpolation: StringInterpolationProtocol {
         var fragments: [Fragment] = []

@@ -55,7 +55,7 @@ public struct ShopAPI: Sendable {
             + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 },
                         media: shop.media.canProcess ? shop.media : nil).register(root)
         ShareController(catalog: shop.catalog, articles: shop.articles, origin: origin, drawsSVG: shop.media.canProcess).register(root)
-        let api = routes.group("/api/v1")
+        let api = routes.group(Self.prefix)
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
         MeController(accounts: shop.accounts).register(signedIn)

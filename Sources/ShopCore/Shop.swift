@@ -41,8 +41,10 @@ public final class Shop: Sendable {
 
     /// `codeSender` defaults to the one `verification.sender` names; `images` re-encodes pictures
     /// (none: uploads are refused, imports copy files as they are); `replica`, a read-only
-    /// standby of `pool`, takes the reads that may lag (see `reads`).
-    public init(pool: any Database, replica: (any Database)? = nil, config: Config, clock: Clock = .system,
+    /// standby of `pool`, takes the reads that may lag (see `reads`); `notifyURL` is the HTTP
+    /// side's payment webhook address.
+    public init(pool: any Database, replica: (any Database)? = nil, config: Config, notifyURL: @escaping PaymentNotifyURL,
+                clock: Clock = .system,
                 random: SecureRandom = SecureRandom(), logger: Logger, migrator: Migrator,
                 codeSender: (any CodeSender)? = nil, images: (any ImageProcessor)? = nil) throws {
         self.pool = pool
@@ -68,6 +70,7 @@ public final class Shop: Sendable {
         orders = OrderService(pool: pool, settings: config.orders, maxItems: config.cart.maxItems, clock: clock,
                               random: random, couponAttempts: couponAttempts, timeZone: config.app.timeZone)
         payments = try PaymentService(pool: pool, settings: config.payments, mockpayEnabled: config.isMockpayEnabled,
+                                      notifyURL: notifyURL,
                                       clock: clock, logger: logger, random: random)
         social = SocialService(pool: pool, publicReads: reads, clock: clock)
         articles = ArticleService(pool: pool, publicReads: reads, clock: clock, blockedWords: config.search.blockedWords)

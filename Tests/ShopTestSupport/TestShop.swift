@@ -3,6 +3,7 @@ import Images
 import PostgreSQL
 import SQL
 import SQLite
+import ShopAPI
 import ShopCore
 import ShopMigrations
 
@@ -11,6 +12,8 @@ import ShopMigrations
 public final class TestShop: @unchecked Sendable {
     public static let pepper = "test-pepper-0123456789"
     public static let password = "flower123"
+    /// The payment webhook addresses the real composition root gives the shop.
+    public static let notifyURL: PaymentNotifyURL = PaymentWebhooks.notifyURL
 
     public let directory: URL
     public let clock: ManualClock
@@ -78,7 +81,7 @@ public final class TestShop: @unchecked Sendable {
             migrator = try Migrator(files: ShopMigrations.postgresql)
         }
         try migrator.migrate(pool)
-        return try Shop(pool: pool, config: config, clock: clock.clock, logger: .silent, migrator: migrator,
+        return try Shop(pool: pool, config: config, notifyURL: TestShop.notifyURL, clock: clock.clock, logger: .silent, migrator: migrator,
                         codeSender: sender, images: processesImages ? try VipsImageProcessor() : nil)
     }
 

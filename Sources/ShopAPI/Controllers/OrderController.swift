@@ -11,25 +11,6 @@ struct OrderController {
     /// Where a cancelled paid order's refund is sent to its provider (the payments bulkhead).
     let refunds: Bulkhead?
 
-    /// `{"address_id", "note"?}` checks out the selected cart lines; with `items` it is "buy now".
-    /// Prices, status and owner never come from the client.
-    struct CheckoutBody: Decodable {
-        struct Item: Decodable {
-            let skuID: SKUID
-            let quantity: Int
-        }
-
-        let addressID: AddressID
-        let note: String?
-        let items: [Item]?
-        let couponCode: String?
-        /// `YYYY-MM-DD` in the shop's time zone; absent: the earliest possible day.
-        let deliveryDate: String?
-        let deliverySlot: String?
-        let cardMessage: String?
-        let cardSignature: String?
-    }
-
     func register(_ signedIn: RouteGroup) {
         signedIn.post("/orders", use: checkout)
             .get("/orders", use: list)
@@ -42,14 +23,9 @@ struct OrderController {
     func checkout(_ request: Request, _ context: Context) throws -> Response {
         let user = try context.user()
         let key = try IdempotencyKey(request.headers["Idempotency-Key"])
-        let body = try request.decode(CheckoutBody.self)
-        let delivery = try DeliveryRequest(dateText: body.deliveryDate, slotText: body.deliverySlot,
-                                           cardMessage: body.cardMessage, cardSignature: body.cardSignature)
-        let result = try orders.checkout(
-            CheckoutRequest(addressID: body.addressID, note: body.note,
-                            items: body.items?.map { .init(skuID: $0.skuID, quantity: $0.quantity) },
-                            couponCode: body.couponCode, delivery: delivery),
-            idempotencyKey: key, for: user, clientIP: request.clientAddress)
+        // `CheckoutRequest` is the body: prices, status and owner never come from the client.
+        let result = try orders.checkout(request.decode(CheckoutRequest.self), idempotencyKey: key, for: user,
+                                         clientIP: request.clientAddress)
         if !result.replayed { metrics.orderPlaced() }
         return try .json(OrderResponse(result.order), status: result.replayed ? .ok : .created)
     }

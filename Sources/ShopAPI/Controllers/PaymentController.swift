@@ -21,7 +21,7 @@ struct PaymentController {
 
     func register(public routes: RouteGroup, signedIn: RouteGroup) {
         signedIn.post("/orders/:id/payments", use: start)
-        routes.post("/webhooks/payments/:provider", use: webhook)
+        routes.post(PaymentWebhooks.route, use: webhook)
     }
 
     /// 201 with the attempt and the provider's `pay_params`, for an order waiting for payment.

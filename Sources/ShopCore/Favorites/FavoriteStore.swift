@@ -64,12 +64,9 @@ struct FavoriteStore {
             FROM product_favorites f JOIN products p ON p.id = f.product_id
             WHERE f.user_id = \(user) AND p.status = \(ProductStatus.onSale)
             """
-        let total = try db.scalarInt("SELECT COUNT(*) \(from)") ?? 0
-        let items = try db.query("""
-            SELECT \(CatalogStore.summaryColumns) \(from) ORDER BY f.created_at DESC, f.product_id DESC
-            LIMIT \(page.perPage) OFFSET \(page.offset)
-            """).map(CatalogStore.summary)
-        return Page(items: items, page: page.page, perPage: page.perPage, total: Int(total))
+        return try db.page(page, count: "SELECT COUNT(*) \(from)",
+                           rows: "SELECT \(CatalogStore.summaryColumns) \(from) ORDER BY f.created_at DESC, f.product_id DESC",
+                           each: CatalogStore.summary)
     }
 
     /// A page of the user's favourite published articles, the newest favourite first.
@@ -78,11 +75,8 @@ struct FavoriteStore {
             FROM article_favorites f JOIN articles a ON a.id = f.article_id
             WHERE f.user_id = \(user) AND a.published_at <= \(now)
             """
-        let total = try db.scalarInt("SELECT COUNT(*) \(from)") ?? 0
-        let items = try db.query("""
-            SELECT \(ArticleStore.columns) \(from) ORDER BY f.created_at DESC, f.article_id DESC
-            LIMIT \(page.perPage) OFFSET \(page.offset)
-            """).map(ArticleStore.article)
-        return Page(items: items, page: page.page, perPage: page.perPage, total: Int(total))
+        return try db.page(page, count: "SELECT COUNT(*) \(from)",
+                           rows: "SELECT \(ArticleStore.columns) \(from) ORDER BY f.created_at DESC, f.article_id DESC",
+                           each: ArticleStore.article)
     }
 }

@@ -96,7 +96,7 @@ public struct OrderRefund: Sendable, Equatable {
 
 /// What checkout was asked for: the selected cart lines, or "buy now" items.
 public struct CheckoutRequest: Sendable, Equatable {
-    public struct Item: Sendable, Equatable {
+    public struct Item: Sendable, Equatable, Decodable {
         public let skuID: SKUID
         public let quantity: Int
 
@@ -136,6 +136,31 @@ public struct CheckoutRequest: Sendable, Equatable {
         fingerprint += ";delivery=\(delivery.date?.description ?? "")|\(delivery.slot?.rawValue ?? "")"
             + ";card=\(delivery.cardMessage?.utf8.count ?? 0):\(delivery.cardMessage ?? "")|\(delivery.cardSignature ?? "")"
         return fingerprint
+    }
+}
+
+/// The checkout body as the API takes it: `{"address_id", "note"?, "items"?, "coupon_code"?,
+/// "delivery_date"?, "delivery_slot"?, "card_message"?, "card_signature"?}` (the decoder turns
+/// snake_case into these keys). A well-formed body with a date or slot that is none throws
+/// `ValidationError` naming the field, after every field has decoded.
+extension CheckoutRequest: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case addressID, note, items, couponCode, deliveryDate, deliverySlot, cardMessage, cardSignature
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let body = try decoder.container(keyedBy: CodingKeys.self)
+        let addressID = try body.decode(AddressID.self, forKey: .addressID)
+        let note = try body.decodeIfPresent(String.self, forKey: .note)
+        let items = try body.decodeIfPresent([Item].self, forKey: .items)
+        let couponCode = try body.decodeIfPresent(String.self, forKey: .couponCode)
+        let dateText = try body.decodeIfPresent(String.self, forKey: .deliveryDate)
+        let slotText = try body.decodeIfPresent(String.self, forKey: .deliverySlot)
+        let cardMessage = try body.decodeIfPresent(String.self, forKey: .cardMessage)
+        let cardSignature = try body.decodeIfPresent(String.self, forKey: .cardSignature)
+        self.init(addressID: addressID, note: note, items: items, couponCode: couponCode,
+                  delivery: try DeliveryRequest(dateText: dateText, slotText: slotText, cardMessage: cardMessage,
+                                                cardSignature: cardSignature))
     }
 }
 

@@ -9,6 +9,8 @@ struct OrderStore {
         shipped_at, completed_at, cancelled_at, discount_cents, coupon_code, coupon_description,
         delivery_date, delivery_slot, card_message, card_signature
         """
+    static let itemColumns: SQL = "sku_id, product_id, title, sku_name, price_cents, quantity"
+    static let refundColumns: SQL = "r.status, r.amount_cents, r.refunded_at"
 
     /// The column a transition stamps with its time.
     enum Stamp {
@@ -70,20 +72,15 @@ struct OrderStore {
     }
 
     func find(_ id: OrderID, _ db: any SQLConnection) throws -> Order? {
-        guard let row = try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id)") else { return nil }
-        return try order(row, db)
+        try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id)").map { try orders([$0], db)[0] }
     }
 
     func find(_ id: OrderID, of user: UserID, _ db: any SQLConnection) throws -> Order? {
-        guard let row = try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id) AND user_id = \(user)") else {
-            return nil
-        }
-        return try order(row, db)
+        try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id) AND user_id = \(user)").map { try orders([$0], db)[0] }
     }
 
     func find(number: String, _ db: any SQLConnection) throws -> Order? {
-        guard let row = try db.queryOne("SELECT \(Self.columns) FROM orders WHERE number = \(number)") else { return nil }
-        return try order(row, db)
+        try db.queryOne("SELECT \(Self.columns) FROM orders WHERE number = \(number)").map { try orders([$0], db)[0] }
     }
 
     /// A page of orders, newest first; `user` nil lists everyone's (operators).
@@ -92,11 +89,9 @@ struct OrderStore {
         if let user { conditions.append("user_id = \(user)") }
         if let status { conditions.append("status = \(status)") }
         let filter: SQL = conditions.isEmpty ? .empty : "WHERE \(conditions.joined(separator: " AND "))"
-        let total = try db.scalarInt("SELECT COUNT(*) FROM orders \(filter)") ?? 0
-        let rows = try db.query("""
-            SELECT \(Self.columns) FROM orders \(filter) ORDER BY created_at DESC, id DESC LIMIT \(page.perPage) OFFSET \(page.offset)
-            """)
-        return Page(items: try rows.map { try order($0, db) }, page: page.page, perPage: page.perPage, total: Int(total))
+        return try db.page(page, count: "SELECT COUNT(*) FROM orders \(filter)",
+                           rows: "SELECT \(Self.columns) FROM orders \(filter) ORDER BY created_at DESC, id DESC",
+                           decode: { try orders($0, db) })
     }
 
     /// The florist's worklist: orders to deliver on `day` in `statuses`, by slot (any time last), then
@@ -110,17 +105,11 @@ struct OrderStore {
                      created_at, id
             LIMIT \(limit)
             """)
-        return try rows.map { try order($0, db) }
+        return try orders(rows, db)
     }
 
     func items(of order: OrderID, _ db: any SQLConnection) throws -> [NewItem] {
-        try db.query("""
-            SELECT sku_id, product_id, title, sku_name, price_cents, quantity FROM order_items WHERE order_id = \(order) ORDER BY id
-            """).map { row in
-            NewItem(skuID: try row.decode("sku_id"), productID: try row.decode("product_id"),
-                    title: try row.decode("title"), skuName: try row.decode("sku_name"),
-                    priceCents: try row.decode("price_cents"), quantity: try row.decode("quantity"))
-        }
+        try db.query("SELECT \(Self.itemColumns) FROM order_items WHERE order_id = \(order) ORDER BY id").map(NewItem.init(row:))
     }
 
     /// Moves an order from `from` to `to`, stamping `stamp`; false when it was not in `from`
@@ -174,43 +163,40 @@ struct OrderStore {
             """)
     }
 
-    /// The refund of the payment that paid a refunding or refunded order.
-    private func refund(of id: OrderID, status: OrderStatus, _ db: any SQLConnection) throws -> OrderRefund? {
-        guard status == .refunding || status == .refunded else { return nil }
-        return try db.queryOne("""
-            SELECT r.status, r.amount_cents, r.refunded_at FROM refunds r JOIN payments p ON p.id = r.payment_id
-            WHERE r.order_id = \(id) AND p.status = \(PaymentStatus.succeeded) ORDER BY r.id LIMIT 1
-            """).map { row in
-            OrderRefund(status: try row.decode("status"), amountCents: try row.decode("amount_cents"),
-                        refundedAt: try row.decode("refunded_at"))
-        }
+    /// The orders of `rows` (rows of `columns`), their lines and refunds read with one query each
+    /// for all of them, so a page of orders costs the same few statements whatever its length.
+    private func orders(_ rows: [Row], _ db: any SQLConnection) throws -> [Order] {
+        guard !rows.isEmpty else { return [] }
+        let heads = try rows.map { (id: try $0.decode("id", as: OrderID.self), status: try $0.decode("status", as: OrderStatus.self)) }
+        let items = try items(of: heads.map(\.id), db)
+        let refunds = try refunds(of: heads.filter { $0.status == .refunding || $0.status == .refunded }.map(\.id), db)
+        return try zip(rows, heads).map { row, head in try Order(row: row, items: items[head.id] ?? [], refund: refunds[head.id]) }
     }
 
-    private func order(_ row: Row, _ db: any SQLConnection) throws -> Order {
-        let id: OrderID = try row.decode("id")
-        let items = try items(of: id, db).map {
-            OrderItem(skuID: $0.skuID, title: $0.title, skuName: $0.skuName, priceCents: $0.priceCents, quantity: $0.quantity)
+    /// The lines of each of `orders`, in the order they were written.
+    private func items(of orders: [OrderID], _ db: any SQLConnection) throws -> [OrderID: [OrderItem]] {
+        var items: [OrderID: [OrderItem]] = [:]
+        for row in try db.query(chunking: orders, { list in
+            "SELECT order_id, \(Self.itemColumns) FROM order_items WHERE order_id IN (\(list)) ORDER BY id"
+        }) {
+            items[try row.decode("order_id"), default: []].append(try OrderItem(row: row))
         }
-        let shipment: Shipment? = try row.decode("carrier", as: String?.self).flatMap { carrier in
-            try row.decode("tracking_number", as: String?.self).map { Shipment(carrier: carrier, trackingNumber: $0) }
+        return items
+    }
+
+    /// The refund of the payment that paid each of `orders` (refunding or refunded ones): its first.
+    private func refunds(of orders: [OrderID], _ db: any SQLConnection) throws -> [OrderID: OrderRefund] {
+        var refunds: [OrderID: OrderRefund] = [:]
+        for row in try db.query(chunking: orders, { list in
+            """
+            SELECT r.order_id, \(Self.refundColumns) FROM refunds r JOIN payments p ON p.id = r.payment_id
+            WHERE r.order_id IN (\(list)) AND p.status = \(PaymentStatus.succeeded) ORDER BY r.id
+            """
+        }) {
+            let order: OrderID = try row.decode("order_id")
+            if refunds[order] == nil { refunds[order] = try OrderRefund(row: row) }
         }
-        return Order(
-            id: id, number: try row.decode("number"), userID: try row.decode("user_id"),
-            status: try row.decode("status"), items: items,
-            totalCents: try row.decode("total_cents"), discountCents: try row.decode("discount_cents"),
-            coupon: try row.decode("coupon_code", as: String?.self).map {
-                OrderCoupon(code: $0, description: try row.decode("coupon_description", as: String?.self) ?? "")
-            },
-            address: AddressSnapshot(recipient: try row.decode("ship_recipient"), phone: try row.decode("ship_phone"),
-                                     province: try row.decode("ship_province"), city: try row.decode("ship_city"),
-                                     district: try row.decode("ship_district"), detail: try row.decode("ship_detail"),
-                                     postalCode: try row.decode("ship_postal_code")),
-            note: try row.decode("note"),
-            createdAt: try row.decode("created_at"), payDeadline: try row.decode("pay_deadline"),
-            paidAt: try row.decode("paid_at"), shippedAt: try row.decode("shipped_at"), completedAt: try row.decode("completed_at"),
-            cancelledAt: try row.decode("cancelled_at"), shipment: shipment, refund: try refund(of: id, status: try row.decode("status"), db),
-            delivery: OrderDelivery(date: try row.decode("delivery_date"), slot: try row.decode("delivery_slot"),
-                                    cardMessage: try row.decode("card_message"), cardSignature: try row.decode("card_signature")))
+        return refunds
     }
 }
 

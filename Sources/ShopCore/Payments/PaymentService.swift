@@ -7,6 +7,9 @@ import SQL
 /// Payment attempts and the providers' signed notifications. A notification is verified over its
 /// raw bytes first; then, in one transaction, it is recorded once (its provider event id is the
 /// key) and applied: the order becomes paid through the order life cycle at most once.
+/// The address a provider posts its notifications about a payment to, from the shop's public base URL.
+public typealias PaymentNotifyURL = @Sendable (_ publicBaseURL: String, _ provider: PaymentProvider) -> String
+
 public struct PaymentService: Sendable {
     let pool: any Database
     let settings: Config.Payments
@@ -23,7 +26,10 @@ public struct PaymentService: Sendable {
     let refundStore = RefundStore()
     let lifecycle = OrderLifecycle()
 
-    public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, clock: Clock, logger: Logger,
+    /// `notifyURL` builds the address a provider posts its notifications to from
+    /// `payments.public_base_url` (the HTTP side knows the route).
+    public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, notifyURL: @escaping PaymentNotifyURL,
+                clock: Clock, logger: Logger,
                 random: SecureRandom = SecureRandom(), transport: any ProviderTransport = CurlTransport(),
                 refundTransport: (any ProviderTransport)? = nil, guardian: ProviderGuard? = nil) throws {
         let guardian = guardian ?? ProviderGuard(settings)
@@ -50,8 +56,6 @@ public struct PaymentService: Sendable {
         }
         self.verifiers = verifiers
         let timeout = TimeInterval(settings.providerTimeoutSeconds)
-        let base = settings.publicBaseURL.hasSuffix("/") ? String(settings.publicBaseURL.dropLast()) : settings.publicBaseURL
-        func notifyURL(_ provider: PaymentProvider) -> String { base + "/api/v1/webhooks/payments/" + provider.rawValue }
         if !settings.wechatpayAPIKey.isEmpty, !settings.wechatpayAppID.isEmpty, !settings.wechatpayMchID.isEmpty {
             // the refund API is mutual TLS: with the merchant's client certificate through libcurl
             var identity: CurlClient.Identity?
@@ -64,7 +68,7 @@ public struct PaymentService: Sendable {
                                                privateKeyPEM: settings.wechatpayClientKeyPEM)
             }
             wechat = WechatPayGateway(apiKey: settings.wechatpayAPIKey, appID: settings.wechatpayAppID, mchID: settings.wechatpayMchID,
-                                      gatewayURL: settings.wechatpayGatewayURL, notifyURL: notifyURL(.wechatpay), timeout: timeout,
+                                      gatewayURL: settings.wechatpayGatewayURL, notifyURL: notifyURL(settings.publicBaseURL, .wechatpay), timeout: timeout,
                                       transport: transport,
                                       refundTransport: refundTransport
                                           ?? (identity.map { GuardedTransport(inner: CurlTransport(identity: $0), guardian: guardian) } ?? transport),
@@ -83,7 +87,7 @@ public struct PaymentService: Sendable {
                 throw ConfigError(key: "payments.alipay_gateway_url", reason: "must be an http(s) URL")
             }
             alipay = AlipayGateway(appID: settings.alipayAppID, privateKey: privateKey, publicKey: verifier.publicKey,
-                                   gatewayURL: gateway, notifyURL: notifyURL(.alipay), timeout: timeout, transport: transport)
+                                   gatewayURL: gateway, notifyURL: notifyURL(settings.publicBaseURL, .alipay), timeout: timeout, transport: transport)
         } else {
             alipay = nil
         }

@@ -41,12 +41,9 @@ struct ArticleStore {
         if let category { conditions.append("a.category_id = \(category)") }
         if let author { conditions.append("a.author_id = \(author)") }
         let filter = conditions.joined(separator: " AND ")
-        let total = try db.scalarInt("SELECT COUNT(*) FROM articles a WHERE \(filter)") ?? 0
-        let rows = try db.query("""
-            SELECT \(Self.columns) FROM articles a WHERE \(filter) ORDER BY a.published_at DESC, a.id DESC
-            LIMIT \(page.perPage) OFFSET \(page.offset)
-            """)
-        return Page(items: try rows.map(Self.article), page: page.page, perPage: page.perPage, total: Int(total))
+        return try db.page(page, count: "SELECT COUNT(*) FROM articles a WHERE \(filter)",
+                           rows: "SELECT \(Self.columns) FROM articles a WHERE \(filter) ORDER BY a.published_at DESC, a.id DESC",
+                           each: Self.article)
     }
 
     /// Articles by the authors `follower` follows, older than the cursor position, newest first.

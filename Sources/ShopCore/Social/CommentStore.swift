@@ -16,11 +16,8 @@ struct CommentStore {
         """
 
     func list(_ article: ArticleID, page: PageRequest, _ db: any SQLConnection) throws -> Page<Comment> {
-        let total = try db.scalarInt("SELECT COUNT(*) FROM comments WHERE article_id = \(article)") ?? 0
-        let items = try db.query("""
-            \(Self.select) WHERE c.article_id = \(article) ORDER BY c.created_at, c.id LIMIT \(page.perPage) OFFSET \(page.offset)
-            """).map(Self.comment)
-        return Page(items: items, page: page.page, perPage: page.perPage, total: Int(total))
+        try db.page(page, count: "SELECT COUNT(*) FROM comments WHERE article_id = \(article)",
+                    rows: "\(Self.select) WHERE c.article_id = \(article) ORDER BY c.created_at, c.id", each: Self.comment)
     }
 
     func find(_ id: CommentID, _ db: any SQLConnection) throws -> Comment? {

@@ -50,34 +50,26 @@ struct ProfileStore {
 
     /// Ids of a page of authors.
     func authors(sort: AuthorSort, page: PageRequest, _ db: any SQLConnection) throws -> Page<UserID> {
-        let total = try db.scalarInt("SELECT COUNT(*) FROM users WHERE is_author = 1") ?? 0
         let order: SQL = sort == .followers
             ? "(SELECT COUNT(*) FROM follows f WHERE f.author_id = u.id) DESC, u.id DESC"
             : "COALESCE(u.author_since, u.created_at) DESC, u.id DESC"
-        let ids = try db.query("""
-            SELECT u.id FROM users u WHERE u.is_author = 1 ORDER BY \(order) LIMIT \(page.perPage) OFFSET \(page.offset)
-            """).map { try $0.decode("id", as: UserID.self) }
-        return Page(items: ids, page: page.page, perPage: page.perPage, total: Int(total))
+        return try db.page(page, count: "SELECT COUNT(*) FROM users WHERE is_author = 1",
+                           rows: "SELECT u.id FROM users u WHERE u.is_author = 1 ORDER BY \(order)",
+                           each: { try $0.decode("id") })
     }
 
     /// Ids of the users `follower` follows, most recent first.
     func following(_ follower: UserID, page: PageRequest, _ db: any SQLConnection) throws -> Page<UserID> {
-        let total = try db.scalarInt("SELECT COUNT(*) FROM follows WHERE follower_id = \(follower)") ?? 0
-        let ids = try db.query("""
-            SELECT author_id FROM follows WHERE follower_id = \(follower) ORDER BY created_at DESC, author_id DESC
-            LIMIT \(page.perPage) OFFSET \(page.offset)
-            """).map { try $0.decode("author_id", as: UserID.self) }
-        return Page(items: ids, page: page.page, perPage: page.perPage, total: Int(total))
+        try db.page(page, count: "SELECT COUNT(*) FROM follows WHERE follower_id = \(follower)",
+                    rows: "SELECT author_id FROM follows WHERE follower_id = \(follower) ORDER BY created_at DESC, author_id DESC",
+                    each: { try $0.decode("author_id") })
     }
 
     /// Ids of the followers of `author`, most recent first.
     func followers(_ author: UserID, page: PageRequest, _ db: any SQLConnection) throws -> Page<UserID> {
-        let total = try db.scalarInt("SELECT COUNT(*) FROM follows WHERE author_id = \(author)") ?? 0
-        let ids = try db.query("""
-            SELECT follower_id FROM follows WHERE author_id = \(author) ORDER BY created_at DESC, follower_id DESC
-            LIMIT \(page.perPage) OFFSET \(page.offset)
-            """).map { try $0.decode("follower_id", as: UserID.self) }
-        return Page(items: ids, page: page.page, perPage: page.perPage, total: Int(total))
+        try db.page(page, count: "SELECT COUNT(*) FROM follows WHERE author_id = \(author)",
+                    rows: "SELECT follower_id FROM follows WHERE author_id = \(author) ORDER BY created_at DESC, follower_id DESC",
+                    each: { try $0.decode("follower_id") })
     }
 
     /// Grants or revokes the column-author role by phone; false when no user has that phone.

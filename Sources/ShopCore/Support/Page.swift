@@ -1,3 +1,5 @@
+import SQL
+
 /// A page of a list: `{"items", "page", "per_page", "total"}`.
 public struct Page<Item: Sendable>: Sendable {
     public let items: [Item]
@@ -30,4 +32,20 @@ public struct PageRequest: Sendable, Equatable {
     }
 
     public var offset: Int { (page - 1) * perPage }
+}
+
+extension SQLConnection {
+    /// One page of a list: `count` counts all its rows; `rows` selects them in order (without
+    /// LIMIT), and only `page`'s slice of it is read and handed to `decode` in one go (so it can
+    /// read what the items need for the whole page at once).
+    func page<Item>(_ page: PageRequest, count: SQL, rows: SQL, decode: ([Row]) throws -> [Item]) throws -> Page<Item> {
+        let total = try scalarInt(count) ?? 0
+        let slice = try query("\(rows) LIMIT \(page.perPage) OFFSET \(page.offset)")
+        return Page(items: try decode(slice), page: page.page, perPage: page.perPage, total: Int(total))
+    }
+
+    /// `page(_:count:rows:decode:)`, each row decoded alone.
+    func page<Item>(_ page: PageRequest, count: SQL, rows: SQL, each decode: (Row) throws -> Item) throws -> Page<Item> {
+        try self.page(page, count: count, rows: rows) { try $0.map(decode) }
+    }
 }

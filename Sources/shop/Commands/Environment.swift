@@ -3,6 +3,7 @@ import Images
 import PostgreSQL
 import SQL
 import SQLite
+import ShopAPI
 import ShopCore
 import ShopMigrations
 
@@ -121,8 +122,8 @@ enum ShopEnvironment {
             logger.info("reads that may lag go to the standby",
                         ["read_url": DatabaseLocation.postgresql(url: config.database.readURL).redacted])
         }
-        return try Shop(pool: pool, replica: replica, config: config, clock: .system, logger: logger, migrator: migrator,
-                        images: try VipsImageProcessor())
+        return try Shop(pool: pool, replica: replica, config: config, notifyURL: PaymentWebhooks.notifyURL, clock: .system,
+                        logger: logger, migrator: migrator, images: try VipsImageProcessor())
     }
 
     static func logger(_ config: Config) -> Logger {

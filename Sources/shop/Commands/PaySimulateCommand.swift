@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Crypto
+import ShopAPI
 import ShopCore
 import Synchronization
 
@@ -41,7 +42,8 @@ struct PaySimulateCommand: Command {
         }
         let config = try ShopEnvironment.config(arguments)
         let base = arguments.option("url") ?? "http://\(config.server.host):\(config.server.port)"
-        guard let url = URL(string: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/api/v1/webhooks/payments/mockpay"),
+        guard let url = URL(string: PaymentWebhooks.notifyURL(base: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")),
+                                                             provider: .mockpay)),
               url.scheme == "http" || url.scheme == "https" else {
             throw UsageError(description: say(zh: "--url 必须是 http(s) 基础地址，如 http://127.0.0.1:8080", en: "--url must be an http(s) base URL such as http://127.0.0.1:8080"))
         }

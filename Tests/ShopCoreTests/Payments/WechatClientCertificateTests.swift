@@ -23,7 +23,7 @@ struct WechatClientCertificateTests {
         case .none: identity = nil
         }
         // every call trusts the test CA; only the refund presents a certificate
-        let payments = try PaymentService(pool: g.s.test.pool, settings: settings, mockpayEnabled: true, clock: g.s.test.clock.clock,
+        let payments = try PaymentService(pool: g.s.test.pool, settings: settings, mockpayEnabled: true, notifyURL: TestShop.notifyURL, clock: g.s.test.clock.clock,
                                           logger: .silent, transport: CurlTransport(identity: nil, trustedCAPEM: front.caPEM),
                                           refundTransport: CurlTransport(identity: identity, trustedCAPEM: front.caPEM))
         let order = try g.s.placeOrder()
@@ -64,7 +64,7 @@ struct WechatClientCertificateTests {
             var settings = test.config.payments
             settings.wechatpayClientCertPEM = certificate
             settings.wechatpayClientKeyPEM = key
-            _ = try PaymentService(pool: test.pool, settings: settings, mockpayEnabled: true, clock: test.clock.clock, logger: .silent)
+            _ = try PaymentService(pool: test.pool, settings: settings, mockpayEnabled: true, notifyURL: TestShop.notifyURL, clock: test.clock.clock, logger: .silent)
         }
         try start(front.clientCertificatePEM, front.clientKeyPEM)
         #expect(throws: ConfigError.self) { try start(front.clientCertificatePEM, front.strangerKeyPEM) }

@@ -1,0 +1,85 @@
+import SQL
+import ShopCore
+import Synchronization
+
+/// A `Database` that counts the statements run on its connections, so a test can pin how many
+/// queries a use case costs (a list must not cost one query per row).
+public final class CountingDatabase: Database {
+    public let base: any Database
+    private let count = Mutex(0)
+
+    public init(_ base: any Database) {
+        self.base = base
+    }
+
+    /// Statements run since the last `reset()`.
+    public var statements: Int { count.withLock { $0 } }
+
+    public func reset() { count.withLock { $0 = 0 } }
+
+    func noteStatement() { count.withLock { $0 += 1 } }
+
+    public var dialect: SQLDialect { base.dialect }
+
+    public func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try base.write { try body(CountingConnection($0, counter: self)) }
+    }
+
+    public func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {
+        try base.write(durability: durability) { try body(CountingConnection($0, counter: self)) }
+    }
+
+    public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try base.read { try body(CountingConnection($0, counter: self)) }
+    }
+
+    public func readEach<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try base.readEach { try body(CountingConnection($0, counter: self)) }
+    }
+
+    public var poolStatistics: [PoolStatistics] { base.poolStatistics }
+}
+
+/// One lent connection of a `CountingDatabase`: each statement counts once.
+final class CountingConnection: SQLConnection {
+    private let base: any SQLConnection
+    private let counter: CountingDatabase
+
+    init(_ base: any SQLConnection, counter: CountingDatabase) {
+        self.base = base
+        self.counter = counter
+    }
+
+    var dialect: SQLDialect { base.dialect }
+
+    func run(_ sql: SQL) throws -> Int {
+        counter.noteStatement()
+        return try base.run(sql)
+    }
+
+    func query(_ sql: SQL) throws -> [Row] {
+        counter.noteStatement()
+        return try base.query(sql)
+    }
+
+    func queryOne(_ sql: SQL) throws -> Row? {
+        counter.noteStatement()
+        return try base.queryOne(sql)
+    }
+
+    func execute(script: String) throws {
+        counter.noteStatement()
+        try base.execute(script: script)
+    }
+}
+
+extension TestShop {
+    /// Another `Shop` over the same database whose statements are counted.
+    public func counted() throws -> (shop: Shop, database: CountingDatabase) {
+        let database = CountingDatabase(pool)
+        let shop = try Shop(pool: database, config: config, notifyURL: TestShop.notifyURL, clock: clock.clock, logger: .silent, migrator: shop.migrator,
+                            codeSender: sender)
+        database.reset()
+        return (shop, database)
+    }
+}
