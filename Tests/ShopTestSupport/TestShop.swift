@@ -70,7 +70,7 @@ public final class TestShop: @unchecked Sendable {
             migrator = try Migrator(files: ShopMigrations.postgresql)
         }
         try migrator.migrate(pool)
-        return try Shop(pool: pool, config: config, clock: clock.clock, logger: .silent, migrator: migrator,
+        return try Shop(pool: pool, search: TestDatabase.search, config: config, clock: clock.clock, logger: .silent, migrator: migrator,
                         codeSender: sender)
     }
 

@@ -6,7 +6,11 @@ struct CatalogStore {
     /// Shared by the stores of one shop: list totals cached per catalogue version.
     var totals = ListTotals()
     /// Search totals, cached the same way.
-    var search = ProductSearch(totals: SearchTotals())
+    let search: ProductSearch
+
+    init(search engine: any SearchEngine) {
+        search = ProductSearch(totals: SearchTotals(), engine: engine)
+    }
 
     static let summaryColumns: SQL = """
         p.id, p.title, p.subtitle, p.cover_url, p.price_cents, p.original_price_cents, p.sales, p.total_stock
@@ -129,7 +133,7 @@ struct CatalogStore {
     static let newestFirst: SQL = "p.created_at DESC, p.id DESC"
 
     /// A product page, or nil when the product is unknown or off sale.
-    func product(_ id: ProductID, _ db: any SQLConnection) throws -> ProductDetail? {
+    static func product(_ id: ProductID, _ db: any SQLConnection) throws -> ProductDetail? {
         guard let row = try db.queryOne("""
             SELECT \(Self.summaryColumns), p.description, p.category_id, p.attributes,
                    COALESCE((SELECT favorites_count FROM product_favorite_counts WHERE product_id = p.id), 0) AS favorites_count

@@ -1,7 +1,9 @@
 import Foundation
 import PostgreSQL
+import PostgreSQLSearch
 import SQL
 import SQLite
+import SQLiteSearch
 import ShopCore
 import ShopMigrations
 
@@ -58,6 +60,14 @@ enum ShopEnvironment {
         }
     }
 
+    /// The search that matches the configured engine.
+    static func search(_ config: Config) -> any SearchEngine {
+        switch config.databaseLocation {
+        case .sqlite: SQLiteSearch()
+        case .postgresql: PostgreSQLSearch()
+        }
+    }
+
     /// Opens the database and migrates it, then composes the shop.
     static func openShop(_ config: Config, logger: Logger) throws -> Shop {
         let migrator = try migrator(config)
@@ -69,7 +79,7 @@ enum ShopEnvironment {
             logger.info("reads that may lag go to the standby",
                         ["read_url": DatabaseLocation.postgresql(url: config.database.readURL).redacted])
         }
-        return try Shop(pool: pool, replica: replica, config: config, clock: .system, logger: logger, migrator: migrator)
+        return try Shop(pool: pool, replica: replica, search: search(config), config: config, clock: .system, logger: logger, migrator: migrator)
     }
 
     static func logger(_ config: Config) -> Logger {
