@@ -1,7 +1,9 @@
 import Foundation
 import PostgreSQL
+import PostgreSQLSearch
 import SQL
 import SQLite
+import SQLiteSearch
 import ShopCore
 import ShopMigrations
 
@@ -61,16 +63,19 @@ public final class TestShop: @unchecked Sendable {
     private static func openShop(_ config: Config, clock: ManualClock, sender: CapturingCodeSender) throws -> Shop {
         let pool: any Database
         let migrator: Migrator
+        let search: any SearchEngine
         switch config.databaseLocation {
         case .sqlite(let path):
             pool = try DatabasePool(path: path, readers: config.database.readers, options: ConnectionOptions(synchronous: .normal))
             migrator = try Migrator(files: ShopMigrations.sqlite)
+            search = SQLiteSearch()
         case .postgresql(let url):
             pool = try PostgreSQL.Pool(url: url, size: config.database.poolSize)
             migrator = try Migrator(files: ShopMigrations.postgresql)
+            search = PostgreSQLSearch()
         }
         try migrator.migrate(pool)
-        return try Shop(pool: pool, search: TestDatabase.search, config: config, clock: clock.clock, logger: .silent, migrator: migrator,
+        return try Shop(pool: pool, search: search, config: config, clock: clock.clock, logger: .silent, migrator: migrator,
                         codeSender: sender)
     }
 
