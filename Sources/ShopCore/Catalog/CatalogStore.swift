@@ -50,7 +50,6 @@ struct CatalogStore {
         try db.scalarInt("SELECT COUNT(*) FROM categories WHERE id = \(id)") == 1
     }
 
-    /// How many on-sale products a search finds (counted once per catalogue version).
     /// How many on-sale products a search finds, from the index's counts kept at `catalog_version`
     /// = `indexVersion` (as the caller read it), counted only when none are kept.
     func searchTotal(_ query: ProductQuery, indexVersion: Int64, _ db: any SQLConnection) throws -> Int {
@@ -61,8 +60,7 @@ struct CatalogStore {
     private static func searchRequest(_ query: ProductQuery, filters: [SQL], order: SQL?) -> ProductSearch.Request? {
         guard let text = query.text else { return nil }
         let folded = SearchText.fold(text)
-        let key = SearchTotals.Key(text: Array(folded.utf8), category: query.categoryID, minPrice: query.minPriceCents,
-                                   maxPrice: query.maxPriceCents)
+        let key = ProductFilter(query, text: folded)
         return ProductSearch.Request(text: folded, filters: filters, key: key, order: order, page: query.page)
     }
 
@@ -78,8 +76,8 @@ struct CatalogStore {
         }
         let from: SQL = "FROM products p WHERE \((["p.status = \(ProductStatus.onSale)"] + filters).joined(separator: " AND "))"
         let limits: SQL = "LIMIT \(query.page.perPage) OFFSET \(query.page.offset)"
-        let key = ListTotals.Key(category: query.categoryID, minPrice: query.minPriceCents, maxPrice: query.maxPriceCents)
-        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        let key = ProductFilter(query, text: nil)
+        let version = try CatalogChanges().indexVersion(db)
         let total: Int64
         if let cached = totals.total(for: key, at: version) {
             total = cached

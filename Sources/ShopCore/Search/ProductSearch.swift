@@ -25,7 +25,7 @@ struct ProductSearch {
         let text: String
         /// Conditions on `p` besides the search (category, price); `key` names them for the cache.
         let filters: [SQL]
-        let key: SearchTotals.Key
+        let key: ProductFilter
         /// `nil` for relevance, else the order of all matches on `p`.
         let order: SQL?
         let page: PageRequest
@@ -50,7 +50,7 @@ struct ProductSearch {
     /// The ids of the page, in order, and how many products match in all.
     func page(_ request: Request, _ db: any SQLConnection) throws -> (ids: [ProductID], total: Int) {
         let match = SearchMatch(text: request.text, engine: engine)
-        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        let version = try CatalogChanges().indexVersion(db)
         let counts = try self.counts(match, request, version: version, db)
         let total = counts.tiers.reduce(0, +)
         guard request.page.offset < total else { return ([], total) }
@@ -80,7 +80,6 @@ struct ProductSearch {
         return (ids, total)
     }
 
-    /// How many products match in all (the tiers' sizes, counted once per catalogue version).
     /// How many products the search finds, given `catalog_version` as the caller read it
     /// (counted only when not remembered at it).
     func total(_ request: Request, at version: Int64, _ db: any SQLConnection) throws -> Int {
@@ -92,8 +91,8 @@ struct ProductSearch {
     /// sellers first (for suggestions).
     func titleMatches(_ text: String, limit: Int, _ db: any SQLConnection) throws -> [String] {
         let match = SearchMatch(text: text, engine: engine)
-        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
-        let request = Request(text: text, filters: [], key: SearchTotals.Key(text: Array(text.utf8), category: nil, minPrice: nil, maxPrice: nil),
+        let version = try CatalogChanges().indexVersion(db)
+        let request = Request(text: text, filters: [], key: ProductFilter(text: text),
                               order: nil, page: try PageRequest(page: 1, perPage: limit))
         let counts = try self.counts(match, request, version: version, db)
         let titles = counts.named.isEmpty ? counts.tiers[0] : counts.tiers[0] + counts.tiers[3]
