@@ -50,12 +50,15 @@ let package = Package(
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
         .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "CurlClient", "Localization", "Bulkheads"]),
+        // Product search per engine (FTS5; pg_trgm and a gram table), behind ShopCore's `SearchEngine`.
+        .target(name: "SQLiteSearch", dependencies: ["ShopCore", "SQL"]),
+        .target(name: "PostgreSQLSearch", dependencies: ["ShopCore", "SQL"]),
         // libvips behind ShopCore's ImageProcessor: uploads and imported photos decoded with limits, re-encoded without metadata.
         .target(name: "Images", dependencies: ["CVips", "ShopCore"]),
         .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization", "Bulkheads"], resources: [.copy("Public"), .copy("Media"), .copy("DocsPage")]),
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
-        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "ShopBundle", "SQL", "SQLite", "PostgreSQL", "HTTP", "DatabaseCopy", "Metrics", "Localization", "Bulkheads", "Images"]),
+        .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "ShopBundle", "SQL", "SQLite", "PostgreSQL", "SQLiteSearch", "PostgreSQLSearch", "HTTP", "DatabaseCopy", "Metrics", "Localization", "Bulkheads", "Images"]),
         // WeChat Pay and Alipay on loopback, as the tests and `fake-payments` (development only, never
         // linked into `shop`) play them: they check our signatures by their own reading of the rules.
         .target(name: "FakePaymentGateways", dependencies: ["HTTP", "Crypto"]),
@@ -71,11 +74,11 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         // Fixtures shared by the shop's test targets (a regular target, so tests can import it).
-        .target(name: "ShopTestSupport", dependencies: ["FakePaymentGateways", "ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "Crypto", "Images"],
+        .target(name: "ShopTestSupport", dependencies: ["FakePaymentGateways", "ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "SQLiteSearch", "PostgreSQLSearch", "Crypto", "Images"],
                 path: "Tests/ShopTestSupport"),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "ShopCore"]),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "Localization", "ShopTestSupport"]),
-        .testTarget(name: "DatabaseCopyTests", dependencies: ["DatabaseCopy", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "ShopTestSupport"]),
+        .testTarget(name: "DatabaseCopyTests", dependencies: ["DatabaseCopy", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "PostgreSQLSearch", "ShopTestSupport"]),
         .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQL", "SQLite", "Localization", "Bulkheads", "ShopTestSupport", "Images"]),
     ],
     swiftLanguageModes: [.v6]

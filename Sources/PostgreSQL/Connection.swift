@@ -77,6 +77,20 @@ public final class Connection: SQLConnection {
         try check(result, sql: script)
     }
 
+    /// A transaction-scoped advisory lock per key, in sorted order so two callers never deadlock.
+    public func serialize(onKeys keys: [String]) throws {
+        for key in Set(keys).sorted() {
+            _ = try query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))")
+        }
+    }
+
+    /// `ANALYZE` each table: after a bulk change the planner's stale statistics would have it scan
+    /// every product for a search.
+    public func refreshStatistics(of tables: [String]) throws {
+        guard !tables.isEmpty else { return }
+        try execute(script: tables.map { "ANALYZE \($0)" }.joined(separator: "; "))
+    }
+
     /// Runs a statement; answers the number of rows it changed (`PQcmdTuples`).
     @discardableResult
     public func run(_ sql: SQL) throws -> Int {

@@ -12,9 +12,23 @@ public protocol SQLConnection: AnyObject {
     func queryOne(_ sql: SQL) throws -> Row?
     /// Runs a script of statements without parameters (a migration file).
     func execute(script: String) throws
+    /// Serialises this write transaction with every other one that names a same key (a buyer's
+    /// cart, a phone's attempts) until it ends, so a rule that reads then writes (a cap, a count,
+    /// one default) holds under concurrency. Each engine does it its own way (PostgreSQL: an
+    /// advisory lock per key; SQLite's write transactions are one at a time already). Call it
+    /// as `serialize(on: "cart:7", "cart:9")`.
+    func serialize(onKeys keys: [String]) throws
+    /// After a bulk change to these tables: brings the planner's statistics up to date where the
+    /// engine's plans depend on them (PostgreSQL would otherwise scan every product for a search).
+    func refreshStatistics(of tables: [String]) throws
 }
 
 extension SQLConnection {
+    /// `serialize(onKeys:)` with the keys written out.
+    public func serialize(on keys: String...) throws {
+        try serialize(onKeys: keys)
+    }
+
     /// The first column of the first row as `T`, or nil when there is no row or it is NULL.
     public func scalar<T: SQLDecodable>(_ sql: SQL, as type: T.Type = T.self) throws -> T? {
         guard let row = try queryOne(sql) else { return nil }
@@ -24,18 +38,6 @@ extension SQLConnection {
     /// `scalar(sql, as: Int64.self)`.
     public func scalarInt(_ sql: SQL) throws -> Int64? {
         try scalar(sql, as: Int64.self)
-    }
-
-    /// Serialises this write transaction with every other one that names a same key (a buyer's
-    /// cart, a phone's attempts) until it ends, so a rule that reads then writes (a cap, a count,
-    /// one default) holds under concurrency. PostgreSQL takes a transaction-scoped advisory lock
-    /// per key, in sorted order so two callers never deadlock; SQLite's write transactions are
-    /// one at a time already.
-    public func serialize(on keys: String...) throws {
-        guard dialect == .postgresql else { return }
-        for key in Set(keys).sorted() {
-            _ = try query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))")
-        }
     }
 
     /// The rows of `statement` for every element of `values`, run once per chunk of at most

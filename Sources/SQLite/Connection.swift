@@ -76,6 +76,13 @@ public final class Connection: SQLConnection {
         try execute(script)
     }
 
+    /// SQLite's write transactions are one at a time already: nothing to take.
+    public func serialize(onKeys keys: [String]) throws {}
+
+    /// The shop's SQLite queries name the indexes they need and plan well without statistics
+    /// (and ANALYZE over a large file costs seconds), so a bulk change keeps them as they are.
+    public func refreshStatistics(of tables: [String]) throws {}
+
     /// The cached prepared statement for `sql`.
     public func prepare(_ sql: String) throws -> Statement {
         if let cached = statements[sql] { return cached }

@@ -7,6 +7,8 @@ import Synchronization
 /// every service, built once and shared by the HTTP API and the command line.
 public final class Shop: Sendable {
     public let pool: any Database
+    /// The search of `pool`'s engine.
+    public let search: any SearchEngine
     /// Where reads that may be a moment old go: a streaming standby (`database.read_url`) in
     /// front of `pool`, or `pool` itself. The catalogue and public social pages read here;
     /// anything a user just wrote (cart, orders, addresses, their own likes and follows) is read
@@ -41,13 +43,14 @@ public final class Shop: Sendable {
 
     /// `codeSender` defaults to the one `verification.sender` names; `images` re-encodes pictures
     /// (none: uploads are refused, imports copy files as they are); `replica`, a read-only
-    /// standby of `pool`, takes the reads that may lag (see `reads`); `notifyURL` is the HTTP
-    /// side's payment webhook address.
-    public init(pool: any Database, replica: (any Database)? = nil, config: Config, notifyURL: @escaping PaymentNotifyURL,
-                clock: Clock = .system,
+    /// standby of `pool`, takes the reads that may lag (see `reads`); `search` must match `pool`'s
+    /// engine; `notifyURL` is the HTTP side's payment webhook address.
+    public init(pool: any Database, replica: (any Database)? = nil, search: any SearchEngine, config: Config,
+                notifyURL: @escaping PaymentNotifyURL, clock: Clock = .system,
                 random: SecureRandom = SecureRandom(), logger: Logger, migrator: Migrator,
                 codeSender: (any CodeSender)? = nil, images: (any ImageProcessor)? = nil) throws {
         self.pool = pool
+        self.search = search
         let reads: any Database = replica.map { ReplicaReads(primary: pool, replica: $0) } ?? pool
         self.reads = reads
         self.config = config
@@ -60,9 +63,9 @@ public final class Shop: Sendable {
                                            sender: try codeSender ?? Self.codeSender(config.verification, logger: logger))
         accounts = try AccountService(pool: pool, settings: config.auth, clock: clock, random: random,
                                       verification: verification)
-        catalog = CatalogService(pool: reads, clock: clock, logger: logger, settings: config.search)
+        catalog = CatalogService(pool: reads, search: search, clock: clock, logger: logger, settings: config.search)
         media = MediaLibrary(processor: images, settings: config.media, clock: clock)
-        catalogImporter = CatalogImporter(pool: pool, clock: clock, maxBytes: config.catalog.importMaxBytes,
+        catalogImporter = CatalogImporter(pool: pool, search: search, clock: clock, maxBytes: config.catalog.importMaxBytes,
                                           mediaPath: config.media.path, media: media)
         couponAttempts = CouponAttempts(pool: pool, settings: config.coupons, clock: clock)
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock, couponAttempts: couponAttempts)

@@ -1,6 +1,7 @@
 import DatabaseCopy
 import Foundation
 import PostgreSQL
+import PostgreSQLSearch
 import SQL
 import SQLite
 import ShopCore
@@ -167,7 +168,7 @@ struct TargetSchema {
         var config = config
         config.database.url = url
         let sender = CapturingCodeSender()
-        let shop = try Shop(pool: pool, config: config, notifyURL: TestShop.notifyURL, clock: clock.clock, logger: .silent,
+        let shop = try Shop(pool: pool, search: PostgreSQLSearch(), config: config, notifyURL: TestShop.notifyURL, clock: clock.clock, logger: .silent,
                             migrator: try Migrator(files: ShopMigrations.postgresql), codeSender: sender)
         return PostgreSQLShop(shop: shop, sender: sender)
     }

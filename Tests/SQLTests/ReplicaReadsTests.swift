@@ -19,6 +19,8 @@ struct ReplicaReadsTests {
         func query(_ sql: SQL) throws -> [Row] { [] }
         func queryOne(_ sql: SQL) throws -> Row? { nil }
         func execute(script: String) throws {}
+        func serialize(onKeys keys: [String]) throws {}
+        func refreshStatistics(of tables: [String]) throws {}
     }
 
     /// A database that records each transaction under its name, or fails them all with `failure`.

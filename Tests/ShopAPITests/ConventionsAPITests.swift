@@ -107,7 +107,7 @@ struct ConventionsAPITests {
         let app = try TestAPI()
         let lines = Outcomes<String>()
         let logger = Logger(minimumLevel: .info, format: .json) { lines.record($0) }
-        let shop = try Shop(pool: app.shop.pool, config: app.testShop.config, notifyURL: TestShop.notifyURL, logger: logger,
+        let shop = try Shop(pool: app.shop.pool, search: app.shop.search, config: app.testShop.config, notifyURL: TestShop.notifyURL, logger: logger,
                             migrator: app.shop.migrator, codeSender: app.sender)
         let response = try ShopAPI(shop: shop).responder(
             Request(method: "GET", path: "/healthz", headers: Headers([("X-Request-Id", "json-log-1")])), Context())

@@ -45,7 +45,8 @@ struct DatabaseUnavailableTests {
 
     @Test func theAPIAnswers503WhenTheDatabaseCannotBeReached() throws {
         let app = try TestAPI()
-        let shop = try Shop(pool: UnreachableDatabase(dialect: app.shop.pool.dialect), config: app.testShop.config, notifyURL: TestShop.notifyURL,
+        let shop = try Shop(pool: UnreachableDatabase(dialect: app.shop.pool.dialect), search: app.shop.search, config: app.testShop.config,
+                            notifyURL: TestShop.notifyURL,
                             logger: .silent, migrator: app.shop.migrator, codeSender: app.sender)
         let api = ShopAPI(shop: shop)
         let products = try api.responder(Request(method: "GET", path: "/api/v1/products"), Context())

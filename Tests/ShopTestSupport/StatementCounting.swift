@@ -71,13 +71,22 @@ final class CountingConnection: SQLConnection {
         counter.noteStatement()
         try base.execute(script: script)
     }
+
+    func serialize(onKeys keys: [String]) throws {
+        if base.dialect == .postgresql { counter.noteStatement() }
+        try base.serialize(onKeys: keys)
+    }
+
+    func refreshStatistics(of tables: [String]) throws {
+        try base.refreshStatistics(of: tables)
+    }
 }
 
 extension TestShop {
     /// Another `Shop` over the same database whose statements are counted.
     public func counted() throws -> (shop: Shop, database: CountingDatabase) {
         let database = CountingDatabase(pool)
-        let shop = try Shop(pool: database, config: config, notifyURL: TestShop.notifyURL, clock: clock.clock, logger: .silent, migrator: shop.migrator,
+        let shop = try Shop(pool: database, search: self.shop.search, config: config, notifyURL: TestShop.notifyURL, clock: clock.clock, logger: .silent, migrator: shop.migrator,
                             codeSender: sender)
         database.reset()
         return (shop, database)

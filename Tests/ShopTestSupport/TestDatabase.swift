@@ -1,7 +1,9 @@
 import Foundation
 import PostgreSQL
+import PostgreSQLSearch
 import SQL
 import ShopCore
+import SQLiteSearch
 
 /// Which engine the shop's suites run on: SQLite files by default, PostgreSQL when
 /// `SHOP_TEST_POSTGRES_URL` names a server (`make test-postgres` sets it), each shop in a schema
@@ -11,6 +13,9 @@ public enum TestDatabase {
 
     /// Whether the suites run on PostgreSQL.
     public static var isPostgreSQL: Bool { postgresURL != nil }
+
+    /// The search of the engine the suites run on.
+    public static var search: any SearchEngine { isPostgreSQL ? PostgreSQLSearch() : SQLiteSearch() }
 
     /// `server` with every connection's search path set to `schema`, then `public` (where the
     /// database's one pg_trgm lives: an extension is installed once per database).

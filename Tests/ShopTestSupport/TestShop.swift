@@ -1,9 +1,11 @@
 import Foundation
 import Images
 import PostgreSQL
+import PostgreSQLSearch
 import SQL
 import SQLite
 import ShopAPI
+import SQLiteSearch
 import ShopCore
 import ShopMigrations
 
@@ -72,17 +74,20 @@ public final class TestShop: @unchecked Sendable {
                                  processesImages: Bool) throws -> Shop {
         let pool: any Database
         let migrator: Migrator
+        let search: any SearchEngine
         switch config.databaseLocation {
         case .sqlite(let path):
             pool = try DatabasePool(path: path, readers: config.database.readers, options: ConnectionOptions(synchronous: .normal))
             migrator = try Migrator(files: ShopMigrations.sqlite)
+            search = SQLiteSearch()
         case .postgresql(let url):
             pool = try PostgreSQL.Pool(url: url, size: config.database.poolSize)
             migrator = try Migrator(files: ShopMigrations.postgresql)
+            search = PostgreSQLSearch()
         }
         try migrator.migrate(pool)
-        return try Shop(pool: pool, config: config, notifyURL: TestShop.notifyURL, clock: clock.clock, logger: .silent, migrator: migrator,
-                        codeSender: sender, images: processesImages ? try VipsImageProcessor() : nil)
+        return try Shop(pool: pool, search: search, config: config, notifyURL: TestShop.notifyURL, clock: clock.clock, logger: .silent,
+                        migrator: migrator, codeSender: sender, images: processesImages ? try VipsImageProcessor() : nil)
     }
 
     /// Asks for a code and answers the digits that were sent.

@@ -53,8 +53,7 @@ struct CatalogController {
                                  page: try request.pageRequest(),
                                  searcher: Visitor(user: context.optionalUser, clientIP: request.clientAddress))
         // Keyed by `q` as sent (bytes: canonically equal spellings may search differently).
-        let key = CatalogCacheKey.products(text: query.text.map { Array($0.utf8) }, category: query.categoryID, minPrice: query.minPriceCents,
-                                           maxPrice: query.maxPriceCents, sort: query.sort,
+        let key = CatalogCacheKey.products(ProductFilter(query, text: query.text), sort: query.sort,
                                            page: query.page.page, perPage: query.page.perPage)
         return try answer(request, key: key, cacheControl: Self.revalidate,
                           read: { try catalog.products(query, unlessAt: $0) },
@@ -116,5 +115,5 @@ struct CatalogController {
 enum CatalogCacheKey: Hashable, Sendable {
     case categories
     case product(ProductID)
-    case products(text: [UInt8]?, category: CategoryID?, minPrice: Int64?, maxPrice: Int64?, sort: ProductSort?, page: Int, perPage: Int)
+    case products(ProductFilter, sort: ProductSort?, page: Int, perPage: Int)
 }

@@ -22,6 +22,12 @@ struct CatalogChanges {
         try db.scalarInt("SELECT CAST(SUM(version) AS BIGINT) FROM catalog_changes") ?? 0
     }
 
+    /// The version of which products a list or search can find (`catalog_version`, migration
+    /// 0013): what list totals and a search's counts are kept at. Sales do not move it.
+    func indexVersion(_ db: any SQLConnection) throws -> Int64 {
+        try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+    }
+
     /// `version` and the search index's `catalog_version` (what a search's counts are kept at),
     /// in one statement: a kept search page is checked in one round trip.
     func versionAndIndexVersion(_ db: any SQLConnection) throws -> (catalog: Int64, index: Int64) {

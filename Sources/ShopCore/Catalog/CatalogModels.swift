@@ -85,3 +85,29 @@ public struct HotKeyword: Sendable, Equatable {
     public let keyword: String
     public let count: Int
 }
+
+/// The fields that filter a product list or search: one key for every cache of lists (totals,
+/// search counts, kept responses).
+public struct ProductFilter: Hashable, Sendable {
+    /// The query's bytes, nil for a list without search (bytes: Swift's `==` on strings would
+    /// treat `é` and `e` + U+0301 as one, which may search differently).
+    public let text: [UInt8]?
+    public let category: CategoryID?
+    public let minPrice: Int64?
+    public let maxPrice: Int64?
+
+    /// The query's filter, with `text` as the caller keys it (as sent, or folded).
+    public init(_ query: ProductQuery, text: String?) {
+        self.text = text.map { Array($0.utf8) }
+        category = query.categoryID
+        minPrice = query.minPriceCents
+        maxPrice = query.maxPriceCents
+    }
+
+    init(text: String) {
+        self.text = Array(text.utf8)
+        category = nil
+        minPrice = nil
+        maxPrice = nil
+    }
+}

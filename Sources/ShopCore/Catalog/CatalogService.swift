@@ -7,20 +7,22 @@ public struct CatalogService: Sendable {
     let clock: Clock
     let logger: Logger
     let settings: Config.Search
-    private let store = CatalogStore()
-    private let search = SearchStore()
+    private let store: CatalogStore
+    private let search: SearchStore
     private let changes = CatalogChanges()
     private let recorder: SearchRecorder
     private let throttle: SearchThrottle
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
 
-    public init(pool: any Database, clock: Clock, logger: Logger, settings: Config.Search) {
+    public init(pool: any Database, search engine: any SearchEngine, clock: Clock, logger: Logger, settings: Config.Search) {
         self.pool = pool
+        store = CatalogStore(search: engine)
+        search = SearchStore(engine: engine)
         self.clock = clock
         self.logger = logger
         self.settings = settings
-        recorder = SearchRecorder(pool: pool, logger: logger)
+        recorder = SearchRecorder(pool: pool, store: search, logger: logger)
         throttle = SearchThrottle(perMinute: settings.maxPerMinutePerIP)
     }
 
@@ -103,7 +105,7 @@ public struct CatalogService: Sendable {
         return try pool.read { db in
             let version = try changes.version(of: id, db)
             if version == known { return .unchanged }
-            guard let detail = try store.product(id, db) else { throw CatalogError.productNotFound }
+            guard let detail = try CatalogStore.product(id, db) else { throw CatalogError.productNotFound }
             return .current(detail, version: version)
         }
     }
@@ -125,7 +127,7 @@ public struct CatalogService: Sendable {
 
     /// A product page; unknown and off-sale products are `productNotFound`.
     public func product(_ id: ProductID) throws -> ProductDetail {
-        guard let detail = try pool.read({ db in try store.product(id, db) }) else { throw CatalogError.productNotFound }
+        guard let detail = try pool.read({ db in try CatalogStore.product(id, db) }) else { throw CatalogError.productNotFound }
         return detail
     }
 

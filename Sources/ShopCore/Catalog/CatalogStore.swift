@@ -6,7 +6,11 @@ struct CatalogStore {
     /// Shared by the stores of one shop: list totals cached per catalogue version.
     var totals = ListTotals()
     /// Search totals, cached the same way.
-    var search = ProductSearch(totals: SearchTotals())
+    let search: ProductSearch
+
+    init(search engine: any SearchEngine) {
+        search = ProductSearch(totals: SearchTotals(), engine: engine)
+    }
 
     static let summaryColumns: SQL = """
         p.id, p.title, p.subtitle, p.cover_url, p.price_cents, p.original_price_cents, p.sales, p.total_stock
@@ -46,7 +50,6 @@ struct CatalogStore {
         try db.scalarInt("SELECT COUNT(*) FROM categories WHERE id = \(id)") == 1
     }
 
-    /// How many on-sale products a search finds (counted once per catalogue version).
     /// How many on-sale products a search finds, from the index's counts kept at `catalog_version`
     /// = `indexVersion` (as the caller read it), counted only when none are kept.
     func searchTotal(_ query: ProductQuery, indexVersion: Int64, _ db: any SQLConnection) throws -> Int {
@@ -57,8 +60,7 @@ struct CatalogStore {
     private static func searchRequest(_ query: ProductQuery, filters: [SQL], order: SQL?) -> ProductSearch.Request? {
         guard let text = query.text else { return nil }
         let folded = SearchText.fold(text)
-        let key = SearchTotals.Key(text: Array(folded.utf8), category: query.categoryID, minPrice: query.minPriceCents,
-                                   maxPrice: query.maxPriceCents)
+        let key = ProductFilter(query, text: folded)
         return ProductSearch.Request(text: folded, filters: filters, key: key, order: order, page: query.page)
     }
 
@@ -74,8 +76,8 @@ struct CatalogStore {
         }
         let from: SQL = "FROM products p WHERE \((["p.status = \(ProductStatus.onSale)"] + filters).joined(separator: " AND "))"
         let limits: SQL = "LIMIT \(query.page.perPage) OFFSET \(query.page.offset)"
-        let key = ListTotals.Key(category: query.categoryID, minPrice: query.minPriceCents, maxPrice: query.maxPriceCents)
-        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        let key = ProductFilter(query, text: nil)
+        let version = try CatalogChanges().indexVersion(db)
         let total: Int64
         if let cached = totals.total(for: key, at: version) {
             total = cached
@@ -129,7 +131,7 @@ struct CatalogStore {
     static let newestFirst: SQL = "p.created_at DESC, p.id DESC"
 
     /// A product page, or nil when the product is unknown or off sale.
-    func product(_ id: ProductID, _ db: any SQLConnection) throws -> ProductDetail? {
+    static func product(_ id: ProductID, _ db: any SQLConnection) throws -> ProductDetail? {
         guard let row = try db.queryOne("""
             SELECT \(Self.summaryColumns), p.description, p.category_id, p.attributes,
                    COALESCE((SELECT favorites_count FROM product_favorite_counts WHERE product_id = p.id), 0) AS favorites_count

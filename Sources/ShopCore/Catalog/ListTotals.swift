@@ -1,29 +1,24 @@
 import Synchronization
 
-/// Totals of unsearched product lists, remembered per filter until `catalog_version` moves.
+/// Totals of unsearched product lists, remembered per filter until `catalog_version` moves
+/// (`CatalogChanges.indexVersion`: it moves with every change to which products a list holds).
 /// Counting every on-sale product took 80% of a list request (callgrind, bench/RESULTS.md);
 /// the version is one row read in the same transaction, so a cached total is never stale.
 final class ListTotals: Sendable {
-    struct Key: Hashable {
-        let category: CategoryID?
-        let minPrice: Int64?
-        let maxPrice: Int64?
-    }
-
     private struct State {
         var version: Int64 = -1
-        var totals: [Key: Int64] = [:]
+        var totals: [ProductFilter: Int64] = [:]
     }
 
     private let state = Mutex(State())
 
     static let capacity = 1_024
 
-    func total(for key: Key, at version: Int64) -> Int64? {
+    func total(for key: ProductFilter, at version: Int64) -> Int64? {
         state.withLock { $0.version == version ? $0.totals[key] : nil }
     }
 
-    func remember(_ total: Int64, for key: Key, at version: Int64) {
+    func remember(_ total: Int64, for key: ProductFilter, at version: Int64) {
         state.withLock { state in
             if state.version != version || state.totals.count >= Self.capacity {
                 state.version = version

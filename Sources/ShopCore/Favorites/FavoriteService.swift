@@ -9,8 +9,6 @@ public struct FavoriteService: Sendable {
     /// Favourites a user may keep of each kind.
     public let maxPerKind: Int
     private let store = FavoriteStore()
-    /// Made once: a `CatalogStore` carries its search caches, which a product page never uses.
-    private let catalog = CatalogStore()
 
     public init(pool: any Database, clock: Clock, maxPerKind: Int = 1_000) {
         self.pool = pool
@@ -95,7 +93,7 @@ public struct FavoriteService: Sendable {
     /// A product page as a signed-in user sees it: with whether they keep it (one read of the primary).
     public func product(_ id: ProductID, for user: UserID) throws -> (detail: ProductDetail, isFavorite: Bool) {
         try pool.read { db in
-            guard let detail = try catalog.product(id, db) else { throw CatalogError.productNotFound }
+            guard let detail = try CatalogStore.product(id, db) else { throw CatalogError.productNotFound }
             return (detail, try store.isFavorite(id, by: user, db))
         }
     }

@@ -82,11 +82,14 @@ public struct CatalogImporter: Sendable {
     let mediaPath: String
     /// Re-encodes local photos into the sizes uploads get (none: files are copied as they are).
     let media: MediaLibrary?
-    private let searchIndex = SearchIndex()
+    /// Whose index the import keeps in step.
+    let search: any SearchEngine
 
-    public init(pool: any Database, clock: Clock, maxBytes: Int, mediaPath: String = "data/media", media: MediaLibrary? = nil) {
+    public init(pool: any Database, search: any SearchEngine, clock: Clock, maxBytes: Int, mediaPath: String = "data/media",
+                media: MediaLibrary? = nil) {
         self.media = media?.canProcess == true ? media : nil
         self.pool = pool
+        self.search = search
         self.clock = clock
         self.maxBytes = maxBytes
         self.mediaPath = mediaPath
@@ -133,10 +136,9 @@ public struct CatalogImporter: Sendable {
                 // fails after the copy leaves unused files under names no other bytes can take.
                 try images.copyPending()
                 // The search index, once for every product whose text or sale status changed.
-                try searchIndex.reindex(session.searchable, db)
-                // A bulk change leaves PostgreSQL's planner with stale statistics (it would scan
-                // every product for a search); refresh them with the import (SQLite plans without).
-                if db.dialect == .postgresql { try db.execute(script: "ANALYZE products; ANALYZE skus; ANALYZE search_grams; ANALYZE search_texts") }
+                try search.reindex(session.searchable, db)
+                // A bulk change can leave the planner with stale statistics: refresh them with the import.
+                try db.refreshStatistics(of: ["products", "skus"] + search.indexTables)
                 return outcome
             }
         } catch let dryRun as DryRun {

@@ -17,6 +17,7 @@ import SQL
 /// the rest from the index.
 struct ProductSearch {
     let totals: SearchTotals
+    let engine: any SearchEngine
 
     /// Where the request wants its matches.
     struct Request {
@@ -24,7 +25,7 @@ struct ProductSearch {
         let text: String
         /// Conditions on `p` besides the search (category, price); `key` names them for the cache.
         let filters: [SQL]
-        let key: SearchTotals.Key
+        let key: ProductFilter
         /// `nil` for relevance, else the order of all matches on `p`.
         let order: SQL?
         let page: PageRequest
@@ -48,8 +49,8 @@ struct ProductSearch {
 
     /// The ids of the page, in order, and how many products match in all.
     func page(_ request: Request, _ db: any SQLConnection) throws -> (ids: [ProductID], total: Int) {
-        let match = SearchMatch(text: request.text, dialect: db.dialect)
-        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
+        let match = SearchMatch(text: request.text, engine: engine)
+        let version = try CatalogChanges().indexVersion(db)
         let counts = try self.counts(match, request, version: version, db)
         let total = counts.tiers.reduce(0, +)
         guard request.page.offset < total else { return ([], total) }
@@ -79,20 +80,19 @@ struct ProductSearch {
         return (ids, total)
     }
 
-    /// How many products match in all (the tiers' sizes, counted once per catalogue version).
     /// How many products the search finds, given `catalog_version` as the caller read it
     /// (counted only when not remembered at it).
     func total(_ request: Request, at version: Int64, _ db: any SQLConnection) throws -> Int {
-        let match = SearchMatch(text: request.text, dialect: db.dialect)
+        let match = SearchMatch(text: request.text, engine: engine)
         return try counts(match, request, version: version, db).tiers.reduce(0, +)
     }
 
     /// The titles of up to `limit` on-sale products whose title contains the folded `text`, best
     /// sellers first (for suggestions).
     func titleMatches(_ text: String, limit: Int, _ db: any SQLConnection) throws -> [String] {
-        let match = SearchMatch(text: text, dialect: db.dialect)
-        let version = try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
-        let request = Request(text: text, filters: [], key: SearchTotals.Key(text: Array(text.utf8), category: nil, minPrice: nil, maxPrice: nil),
+        let match = SearchMatch(text: text, engine: engine)
+        let version = try CatalogChanges().indexVersion(db)
+        let request = Request(text: text, filters: [], key: ProductFilter(text: text),
                               order: nil, page: try PageRequest(page: 1, perPage: limit))
         let counts = try self.counts(match, request, version: version, db)
         let titles = counts.named.isEmpty ? counts.tiers[0] : counts.tiers[0] + counts.tiers[3]
@@ -149,13 +149,9 @@ struct ProductSearch {
 
     /// Categories whose name is the query (folded), and every category under them.
     private func namedCategories(_ match: SearchMatch, _ db: any SQLConnection) throws -> [CategoryID] {
-        let name: SQL = switch db.dialect {
-        case .sqlite: "lower(name)"
-        case .postgresql: "search_fold(name)"
-        }
-        return try db.query("""
+        try db.query("""
             WITH RECURSIVE named(id) AS (
-                SELECT id FROM categories WHERE \(name) = \(match.text)
+                SELECT id FROM categories WHERE \(engine.foldedName) = \(match.text)
                 UNION SELECT c.id FROM categories c JOIN named ON c.parent_id = named.id)
             SELECT id FROM named ORDER BY id
             """).map { try $0.decode("id") }
@@ -178,28 +174,22 @@ private struct TierReader {
             return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
         }
         // A walk keeps about count/onSale of the products it passes; reading the tier from the
-        // index costs about one row per indexed match. Walk when that costs less: on SQLite a
-        // walked row (the product's text) costs a little more than an indexed match; on
-        // PostgreSQL less (a match from pg_trgm is rechecked, one from search_grams joined row by row).
+        // index costs about one row per indexed match. Walk when that costs less (the engine
+        // weighs a walked row against an indexed match).
         let expected = Double(offset + limit) * Double(max(onSale, count)) / Double(count)
         let rows = Int((expected * 1.5).rounded(.up)) + 32
-        let walkIsCheaper = switch db.dialect {
-        case .sqlite: 3 * rows < 2 * indexed
-        case .postgresql: rows < 4 * indexed
-        }
-        guard walkIsCheaper, rows < onSale else {
+        guard match.engine.walkIsCheaper(rows: rows, indexed: indexed), rows < onSale else {
             return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
         }
         let found = try walking(tier, rows: rows, offset: offset, limit: limit, db)
         guard found.count < limit else { return found }
-        // The matches are not spread evenly (similar products imported together sell alike).
-        // SQLite: walk the best sellers' index against the tier's ids from the search index, which
-        // reads no text and stops at the page wherever it is. PostgreSQL plans that walk as a
-        // probe of each product's text (thousands of rows read): rank the tier's matches instead.
-        switch db.dialect {
-        case .sqlite: return try walkingIndex(tier, offset: offset, limit: limit, db)
-        case .postgresql: return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
+        // The matches are not spread evenly (similar products imported together sell alike): walk
+        // the best sellers' index against the tier's ids where the engine can, else rank the tier.
+        let conditions = filters + [namedCondition(tier.named, alias: "p")].compactMap { $0 }
+        guard let walk = match.engine.bestSellersWalk(of: match, in: tier.scope, conditions: conditions, offset: offset, limit: limit) else {
+            return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
         }
+        return try db.query(walk).map { try $0.decode("id") }
     }
 
     private func namedCondition(_ named: Bool?, alias: String) -> SQL? {
@@ -219,11 +209,8 @@ private struct TierReader {
     /// The tier's products among the `rows` best-selling on-sale products that pass the filters.
     private func walking(_ tier: ProductSearch.Tier, rows: Int, offset: Int, limit: Int, _ db: any SQLConnection) throws -> [ProductID] {
         let walked = (["p.status = \(ProductStatus.onSale)"] + filters).joined(separator: " AND ")
-        // The text read: the product's own row on SQLite, its folded copy on PostgreSQL.
-        let (columns, text, alias): (SQL, SQL, String) = switch db.dialect {
-        case .sqlite: (", p.title, p.subtitle, p.description", "", "w")
-        case .postgresql: ("", "JOIN search_texts t ON t.product_id = w.id", "t")
-        }
+        // The text read, as the engine keeps it.
+        let (columns, text, alias) = match.engine.walkedText
         let kept = ([match.predicate(tier.scope, alias: alias)] + [namedCondition(tier.named, alias: "w")].compactMap { $0 })
             .joined(separator: " AND ")
         return try db.query("""
@@ -231,16 +218,6 @@ private struct TierReader {
                 SELECT p.id, p.sales, p.category_id\(columns) FROM products p
                 WHERE \(walked) ORDER BY p.sales DESC, p.id DESC LIMIT \(rows)) w \(text)
             WHERE \(kept) ORDER BY w.sales DESC, w.id DESC LIMIT \(limit) OFFSET \(offset)
-            """).map { try $0.decode("id") }
-    }
-
-    /// SQLite: the tier's products in best-seller order, walking that index and keeping the ids the
-    /// FTS5 table gives for the tier.
-    private func walkingIndex(_ tier: ProductSearch.Tier, offset: Int, limit: Int, _ db: any SQLConnection) throws -> [ProductID] {
-        let conditions = (["p.status = \(ProductStatus.onSale)", "p.id IN (\(match.ids(tier.scope)))"] + filters
-            + [namedCondition(tier.named, alias: "p")].compactMap { $0 }).joined(separator: " AND ")
-        return try db.query("""
-            SELECT p.id FROM products p INDEXED BY products_by_sales WHERE \(conditions) ORDER BY \(ProductSearch.relevanceOrder) LIMIT \(limit) OFFSET \(offset)
             """).map { try $0.decode("id") }
     }
 }

@@ -10,7 +10,7 @@ import Synchronization
 final class SearchRecorder: Sendable {
     private let pool: any Database
     private let logger: Logger
-    private let store = SearchStore()
+    private let store: SearchStore
     private let queue = DispatchQueue(label: "shop.search-recorder")
     private struct Pending {
         var tally = SearchTally()
@@ -19,8 +19,9 @@ final class SearchRecorder: Sendable {
 
     private let pending = Mutex(Pending())
 
-    init(pool: any Database, logger: Logger) {
+    init(pool: any Database, store: SearchStore, logger: Logger) {
         self.pool = pool
+        self.store = store
         self.logger = logger
     }
 

@@ -3,6 +3,8 @@ import SQL
 
 /// SQL for suggestions and the search counts behind hot keywords.
 struct SearchStore {
+    let engine: any SearchEngine
+
     /// Up to `limit` category names and on-sale product titles containing `text` (folded), those
     /// starting with it first: categories (shortest first), then titles (in folded order), then the
     /// other categories, then the other titles (best sellers first). Each part comes from an index,
@@ -13,12 +15,8 @@ struct SearchStore {
         let key = Array(folded.utf8)
         func startsWithQuery(_ term: String) -> Bool { SearchText.fold(term).utf8.starts(with: key) }
 
-        // (SQLite, without statistics, prefers the status index and folds every title: name the index.)
-        let (foldedName, foldedTitle, containsName, products): (SQL, SQL, SQL, SQL) = switch db.dialect {
-        case .sqlite: ("lower(name)", "lower(title)", "instr(lower(name), \(folded)) > 0", "products INDEXED BY products_by_search_title")
-        case .postgresql: ("search_fold(name)", "search_fold(title) COLLATE \"C\"", "strpos(search_fold(name), \(folded)) > 0", "products")
-        }
-        let categories = try db.query("SELECT DISTINCT name, \(foldedName) AS folded FROM categories WHERE \(containsName)")
+        let foldedTitle = engine.foldedTitle
+        let categories = try db.query("SELECT DISTINCT name, \(engine.foldedName) AS folded FROM categories WHERE \(engine.nameContains(folded))")
             .map { (name: try $0.decode("name", as: String.self), folded: try $0.decode("folded", as: String.self)) }
             .sorted { first, second in
                 let lengths = (first.folded.unicodeScalars.count, second.folded.unicodeScalars.count)
@@ -29,7 +27,7 @@ struct SearchStore {
         // that starts with it sorts below it followed by U+10FFFF).
         let upper = folded + "\u{10FFFF}"
         let prefixed = try db.query("""
-            SELECT title FROM \(products)
+            SELECT title FROM \(engine.titlesByFoldedTitle)
             WHERE status = 'on_sale' AND \(foldedTitle) >= \(folded) AND \(foldedTitle) < \(upper)
             ORDER BY \(foldedTitle), title LIMIT \(3 * limit)
             """).map { try $0.decode("title", as: String.self) }
@@ -57,10 +55,7 @@ struct SearchStore {
     /// something. On PostgreSQL the count's row is locked first, so nodes adding the same keyword
     /// and day queue there and the cap on its searchers holds across them.
     func add(_ tally: SearchTally, _ db: any SQLConnection) throws {
-        let later: SQL = switch db.dialect {
-        case .sqlite: "max(last_found_at, excluded.last_found_at)"
-        case .postgresql: "GREATEST(search_searchers.last_found_at, excluded.last_found_at)"
-        }
+        let later = engine.laterFoundAt
         for (key, counts) in tally.ordered {
             try db.run("""
                 INSERT INTO search_counts (day, keyword, searches, found) VALUES (\(key.day), \(key.keyword), \(counts.searches), \(counts.found))
@@ -85,15 +80,7 @@ struct SearchStore {
         let blockedJSON = String(decoding: try JSONSerialization.data(withJSONObject: blocked), as: UTF8.self)
         // The blocked words arrive as one JSON array; each engine has its own way to unpack it and
         // to find a word inside a keyword.
-        let containsBlocked: SQL = switch db.dialect {
-        case .sqlite:
-            "SELECT 1 FROM json_each(\(blockedJSON)) WHERE instr(replace(keyword, ' ', ''), value) > 0"
-        case .postgresql:
-            """
-            SELECT 1 FROM jsonb_array_elements_text(CAST(\(blockedJSON) AS jsonb)) AS words(value)
-            WHERE strpos(replace(keyword, ' ', ''), value) > 0
-            """
-        }
+        let containsBlocked = engine.containsWord(of: blockedJSON)
         // Rows per keyword, day and searcher whose last finding search is this week: the distinct
         // searchers are the number of different people.
         return try db.query("""

@@ -39,18 +39,18 @@ public enum SearchText {
     /// so a query finds exactly the products whose folded field contains the folded query, on both
     /// engines. (Full Unicode case folding differs between Swift, SQLite and PostgreSQL; the shop's
     /// Latin text is ASCII brand names and words.)
-    static func fold(_ text: String) -> String {
+    public static func fold(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
         return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The text as one FTS5 string: `"` doubled inside, so `OR`, `*`, `NEAR(` and quotes are literal.
-    static func ftsPhrase(_ text: String) -> String {
+    public static func ftsPhrase(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A LIKE pattern matching `text` anywhere, with `%`, `_` and `\` escaped (use `ESCAPE '\'`).
-    static func likeContains(_ text: String) -> String {
+    public static func likeContains(_ text: String) -> String {
         "%" + likeEscaped(text) + "%"
     }
 
@@ -67,7 +67,7 @@ public enum SearchText {
     /// `substr` counts), each once, with the first field that holds it (0 title, 1 subtitle,
     /// 2 description): PostgreSQL's `search_grams` rows for the product. Strings are told apart by
     /// their bytes, as the databases do (Swift's `==` would make `é` and `e` + U+0301 one gram).
-    static func grams(title: String, subtitle: String, description: String) -> [(gram: String, field: Int)] {
+    public static func grams(title: String, subtitle: String, description: String) -> [(gram: String, field: Int)] {
         var seen = Set<[UInt8]>()
         var grams: [(gram: String, field: Int)] = []
         for (field, text) in [title, subtitle, description].enumerated() {

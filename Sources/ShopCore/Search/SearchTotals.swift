@@ -5,14 +5,6 @@ import Synchronization
 /// sale, moved, repriced or reworded). Sales do not move it: they reorder matches, never change them.
 /// A dense query's total is thousands of index entries to count; its page is a few rows to read.
 final class SearchTotals: Sendable {
-    struct Key: Hashable {
-        /// The folded query's bytes (Swift's `==` on strings would treat `é` and `e` + U+0301 as one).
-        let text: [UInt8]
-        let category: CategoryID?
-        let minPrice: Int64?
-        let maxPrice: Int64?
-    }
-
     struct Counts: Sendable, Equatable {
         /// The categories the query names, with their descendants (empty: it names none).
         let named: [CategoryID]
@@ -23,7 +15,7 @@ final class SearchTotals: Sendable {
     private struct State {
         var version: Int64 = -1
         var onSale: Int?
-        var counts: [Key: Counts] = [:]
+        var counts: [ProductFilter: Counts] = [:]
 
         /// Forgets everything counted at another version.
         mutating func moveTo(_ newVersion: Int64) {
@@ -38,11 +30,11 @@ final class SearchTotals: Sendable {
 
     static let capacity = 4_096
 
-    func counts(for key: Key, at version: Int64) -> Counts? {
+    func counts(for key: ProductFilter, at version: Int64) -> Counts? {
         state.withLock { $0.version == version ? $0.counts[key] : nil }
     }
 
-    func remember(_ counts: Counts, for key: Key, at version: Int64) {
+    func remember(_ counts: Counts, for key: ProductFilter, at version: Int64) {
         state.withLock { state in
             state.moveTo(version)
             if state.counts.count >= Self.capacity { state.counts.removeAll(keepingCapacity: true) }

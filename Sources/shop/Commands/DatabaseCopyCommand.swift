@@ -1,6 +1,7 @@
 import DatabaseCopy
 import Foundation
 import PostgreSQL
+import PostgreSQLSearch
 import SQL
 import SQLite
 import ShopCore
@@ -54,7 +55,7 @@ struct DatabaseCopyCommand: Command {
         let tables = try copy.run()
         // The copy writes products with triggers off, and SQLite's search index (FTS5) is not a
         // table it copies: PostgreSQL's gram table is built from the copied products.
-        try target.write { db in try SearchIndex().rebuild(db) }
+        try target.write { db in try PostgreSQLSearch().rebuild(db) }
         let width = tables.map(\.name.count).max() ?? 0
         for table in tables {
             print(table.name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + String(table.rows))

@@ -1,9 +1,11 @@
 import Foundation
 import Images
 import PostgreSQL
+import PostgreSQLSearch
 import SQL
 import SQLite
 import ShopAPI
+import SQLiteSearch
 import ShopCore
 import ShopMigrations
 
@@ -110,6 +112,14 @@ enum ShopEnvironment {
         }
     }
 
+    /// The search that matches the configured engine.
+    static func search(_ config: Config) -> any SearchEngine {
+        switch config.databaseLocation {
+        case .sqlite: SQLiteSearch()
+        case .postgresql: PostgreSQLSearch()
+        }
+    }
+
     /// Opens the database and migrates it, then composes the shop. Only `serve` and `seed` may
     /// `create` the database; every other command needs an existing shop (`openExistingDatabase`).
     static func openShop(_ config: Config, logger: Logger, create: Bool = false) throws -> Shop {
@@ -122,8 +132,8 @@ enum ShopEnvironment {
             logger.info("reads that may lag go to the standby",
                         ["read_url": DatabaseLocation.postgresql(url: config.database.readURL).redacted])
         }
-        return try Shop(pool: pool, replica: replica, config: config, notifyURL: PaymentWebhooks.notifyURL, clock: .system,
-                        logger: logger, migrator: migrator, images: try VipsImageProcessor())
+        return try Shop(pool: pool, replica: replica, search: search(config), config: config, notifyURL: PaymentWebhooks.notifyURL,
+                        clock: .system, logger: logger, migrator: migrator, images: try VipsImageProcessor())
     }
 
     static func logger(_ config: Config) -> Logger {

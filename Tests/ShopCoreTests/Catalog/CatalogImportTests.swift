@@ -421,7 +421,7 @@ struct CatalogImportTests {
         }
         #expect(try fixture.catalogSnapshot().productCount == 0)
 
-        let roomy = CatalogImporter(pool: fixture.pool, clock: fixture.clock.clock, maxBytes: size)
+        let roomy = CatalogImporter(pool: fixture.pool, search: fixture.shop.search, clock: fixture.clock.clock, maxBytes: size)
         #expect(try roomy.importFile(at: path, options: .init()).summary.skus == counts(3, 0, 0))
     }
 

@@ -42,7 +42,7 @@ struct SearchCountTests {
 
     @Test func nodesSharingADatabaseAddTheirCounts() throws {
         let fixture = try shop()
-        let other = CatalogService(pool: fixture.pool, clock: fixture.shop.clock, logger: fixture.shop.logger, settings: fixture.shop.config.search)
+        let other = CatalogService(pool: fixture.pool, search: fixture.shop.search, clock: fixture.shop.clock, logger: fixture.shop.logger, settings: fixture.shop.config.search)
         for person in 1...2 { try fixture.catalogSearch("玫瑰", by: person) }
         _ = try other.products(ProductQuery(text: "玫瑰", page: try PageRequest(), searcher: Visitor(user: nil, clientIP: "10.9.0.3")))
         fixture.catalogService.flushSearches()
@@ -58,11 +58,11 @@ struct SearchCountTests {
         let now = fixture.shop.clock.unixNow
         var tally = SearchTally()
         for person in 0..<(SearchStore.maxSearchersPerDay + 5) { tally.add("玫瑰", searcher: "ip:\(person)", found: true, at: now) }
-        try fixture.pool.write { db in try SearchStore().add(tally, db) }
+        try fixture.pool.write { db in try SearchStore(engine: fixture.shop.search).add(tally, db) }
         var again = SearchTally()
         again.add("玫瑰", searcher: "ip:0", found: true, at: now + 10)
         again.add("玫瑰", searcher: "ip:new", found: true, at: now + 10)
-        try fixture.pool.write { db in try SearchStore().add(again, db) }
+        try fixture.pool.write { db in try SearchStore(engine: fixture.shop.search).add(again, db) }
         #expect(try rows("search_searchers", fixture) == Int64(SearchStore.maxSearchersPerDay))
         let seen = try fixture.pool.read { db in try db.scalarInt("SELECT last_found_at FROM search_searchers WHERE searcher = 'ip:0'") }
         #expect(seen == now + 10, "a searcher already kept is still brought up to date")
@@ -73,12 +73,13 @@ struct SearchCountTests {
         let fixture = try shop()
         let now = fixture.shop.clock.unixNow
         let pool = fixture.pool
+        let store = SearchStore(engine: fixture.shop.search)
         let failures = Outcomes<String>()
         race(6) { node in
             var tally = SearchTally()
             for person in 0..<250 { tally.add("玫瑰", searcher: "ip:\(node).\(person)", found: true, at: now) }
             tally.add("钢琴", searcher: "ip:\(node)", found: false, at: now)
-            do { try pool.write { db in try SearchStore().add(tally, db) } } catch { failures.record(String(describing: error)) }
+            do { try pool.write { db in try store.add(tally, db) } } catch { failures.record(String(describing: error)) }
         }
         #expect(failures.all == [])
         #expect(try counts(fixture) == ["\(now / 86_400) 玫瑰 1500 1500", "\(now / 86_400) 钢琴 6 0"])

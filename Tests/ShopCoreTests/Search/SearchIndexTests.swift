@@ -313,7 +313,7 @@ struct SearchIndexTests {
         _ = try Migrator(migrations: migrations).migrate(pool)
         let migrated = try pool.write { try searchIndexEntries($0) }
         try pool.write { db in
-            try SearchIndex().reindex(try db.query("SELECT id FROM products").map { try $0.decode("id") }, db)
+            try TestDatabase.search.reindex(try db.query("SELECT id FROM products").map { try $0.decode("id") }, db)
         }
         #expect(!migrated.isEmpty)
         #expect(try pool.write { try searchIndexEntries($0) } == migrated)

@@ -31,7 +31,7 @@ struct ReplicaRoutingTests {
         let skus = try fixture.cartSeed([CartCatalogRow(product: "P1", sku: "S1")])
         let session = try fixture.register("13800000001")
         let standby = CountingStandby(fixture.shop.pool)
-        let shop = try Shop(pool: fixture.shop.pool, replica: standby, config: fixture.config, notifyURL: TestShop.notifyURL, clock: fixture.clock.clock,
+        let shop = try Shop(pool: fixture.shop.pool, replica: standby, search: fixture.shop.search, config: fixture.config, notifyURL: TestShop.notifyURL, clock: fixture.clock.clock,
                             logger: .silent, migrator: fixture.shop.migrator, codeSender: fixture.sender)
 
         let product = try #require(try shop.catalog.products(ProductQuery(page: try PageRequest())).items.first)

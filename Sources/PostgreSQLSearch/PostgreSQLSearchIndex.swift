@@ -1,59 +1,32 @@
+import ShopCore
 import SQL
 
-/// Keeps the search index in step with `products`: SQLite's FTS5 table `search_fts`; PostgreSQL's
-/// gram table `search_grams` and `search_texts` (the folded text, under a pg_trgm index). All hold
-/// on-sale products only.
-///
-/// Whoever changes a product's title, subtitle, description or status calls `reindex` in the same
-/// transaction, once for all the products it changed (the catalogue import does); `shop db copy`
-/// calls `rebuild` on the new PostgreSQL database, whose `products` arrive without the index.
-/// (Not triggers: SQLite's FTS5 writes a segment per statement that touches it, so a trigger per
-/// product turned an import into thousands of tiny segments and their merging.)
-public struct SearchIndex: Sendable {
-    public init() {}
-
+/// Keeps `search_grams` and `search_texts` (under a pg_trgm index) in step with `products`: both
+/// hold on-sale products only.
+extension PostgreSQLSearch {
     /// Products per statement.
     static let productsPerBatch = 1_000
-    /// PostgreSQL: grams per INSERT.
+    /// Grams per INSERT.
     static let gramsPerInsert = 20_000
 
-    /// Rewrites the index entries of these products from what `products` holds now (none for a
-    /// product that is off sale or gone).
-    func reindex(_ products: [ProductID], _ db: any SQLConnection) throws {
+    public func reindex(_ products: [ProductID], _ db: any SQLConnection) throws {
         var pending = Pending()
         var start = 0
         while start < products.count {
             let batch = products[start..<min(start + Self.productsPerBatch, products.count)]
             start += Self.productsPerBatch
-            switch db.dialect {
-            case .sqlite:
-                try db.run("DELETE FROM search_fts WHERE rowid IN (\(list: batch))")
-                try db.run("""
-                    INSERT INTO search_fts (rowid, title, subtitle, description)
-                    SELECT id, title, subtitle, description FROM products WHERE id IN (\(list: batch)) AND status = \(ProductStatus.onSale)
-                    """)
-            case .postgresql:
-                try db.run("DELETE FROM search_grams WHERE product_id IN (\(list: batch))")
-                try db.run("DELETE FROM search_texts WHERE product_id IN (\(list: batch))")
-                try add(try db.query("""
-                    SELECT id, title, subtitle, description FROM products WHERE id IN (\(list: batch)) AND status = \(ProductStatus.onSale)
-                    """), to: &pending, db)
-            }
+            try db.run("DELETE FROM search_grams WHERE product_id IN (\(list: batch))")
+            try db.run("DELETE FROM search_texts WHERE product_id IN (\(list: batch))")
+            try add(try db.query("""
+                SELECT id, title, subtitle, description FROM products WHERE id IN (\(list: batch)) AND status = \(ProductStatus.onSale)
+                """), to: &pending, db)
         }
         try pending.flush(db)
-        if db.dialect == .postgresql { try Self.mergePendingTrigrams(db) }
+        try Self.mergePendingTrigrams(db)
     }
 
-    /// New rows of a GIN index wait in its pending list, which every search reads until a vacuum
-    /// merges it (and the planner, seeing it, avoids the index): merge them now, once per batch of
-    /// writes, far cheaper than entering each row into the index as it comes.
-    private static func mergePendingTrigrams(_ db: any SQLConnection) throws {
-        _ = try db.query("SELECT gin_clean_pending_list(CAST('search_texts_trgm' AS regclass)) AS merged")
-    }
-
-    /// PostgreSQL: every on-sale product's grams, from nothing (SQLite's index travels with its file).
+    /// `shop db copy`: the new database's `products` arrive without the index.
     public func rebuild(_ db: any SQLConnection) throws {
-        guard db.dialect == .postgresql else { return }
         try db.run("DELETE FROM search_grams")
         try db.run("DELETE FROM search_texts")
         var pending = Pending()
@@ -69,7 +42,16 @@ public struct SearchIndex: Sendable {
         }
         try pending.flush(db)
         try Self.mergePendingTrigrams(db)
-        try db.execute(script: "ANALYZE search_grams; ANALYZE search_texts")
+        try db.refreshStatistics(of: indexTables)
+    }
+
+    public var indexTables: [String] { ["search_grams", "search_texts"] }
+
+    /// New rows of a GIN index wait in its pending list, which every search reads until a vacuum
+    /// merges it (and the planner, seeing it, avoids the index): merge them now, once per batch of
+    /// writes, far cheaper than entering each row into the index as it comes.
+    private static func mergePendingTrigrams(_ db: any SQLConnection) throws {
+        _ = try db.query("SELECT gin_clean_pending_list(CAST('search_texts_trgm' AS regclass)) AS merged")
     }
 
     /// Writes the folded text of these products and queues their grams.

@@ -1,0 +1,79 @@
+import ShopCore
+import SQL
+
+/// Product search on PostgreSQL: `search_grams` (every one- and two-character string of a
+/// product's folded fields) answers queries that short; the pg_trgm index on `search_texts` (the
+/// folded text) answers longer ones. A walk reads a product's `search_texts` row, already folded.
+public struct PostgreSQLSearch: SearchEngine {
+    public init() {}
+
+    /// Whether the query is answered from `search_grams`.
+    static func usesGrams(_ match: SearchMatch) -> Bool { match.text.unicodeScalars.count <= 2 }
+
+    public func source(of match: SearchMatch, in scope: SearchMatch.Scope) -> (from: SQL, condition: SQL) {
+        if Self.usesGrams(match) {
+            let field: SQL = if case .field(let field) = scope { " AND g.field = \(field.rawValue)" } else { "" }
+            return ("search_grams g JOIN products p ON p.id = g.product_id",
+                    "g.gram = \(match.text)\(field) AND p.status = \(ProductStatus.onSale)")
+        }
+        return ("search_texts t JOIN products p ON p.id = t.product_id",
+                "p.status = \(ProductStatus.onSale) AND \(Self.document(of: "t")) LIKE \(SearchText.likeContains(match.text)) ESCAPE '\\' AND \(match.predicate(scope, alias: "t"))")
+    }
+
+    /// A product's folded fields as one text, what the pg_trgm index on `search_texts` holds. (A
+    /// line break cannot be in a query: a match never spans two fields.)
+    static func document(of alias: String) -> SQL {
+        let alias = SQL(stringLiteral: alias)
+        return "(\(alias).title || E'\\n' || \(alias).subtitle || E'\\n' || \(alias).description)"
+    }
+
+    /// `alias` names the product's `search_texts` row.
+    public func contains(_ match: SearchMatch, _ field: SearchMatch.Field, in alias: String) -> SQL {
+        "strpos(\(SQL(stringLiteral: "\(alias).\(field.column)")), \(match.text)) > 0"
+    }
+
+    public func countsByField(_ match: SearchMatch, _ db: any SQLConnection) throws -> [Int] {
+        if Self.usesGrams(match) {
+            var counts = [0, 0, 0]
+            for row in try db.query("SELECT field, COUNT(*) AS n FROM search_grams WHERE gram = \(match.text) GROUP BY field") {
+                counts[Int(try row.decode("field", as: Int64.self))] = Int(try row.decode("n", as: Int64.self))
+            }
+            return counts
+        }
+        let title = contains(match, .title, in: "t")
+        let subtitle = contains(match, .subtitle, in: "t")
+        guard let row = try db.queryOne("""
+            SELECT COUNT(*) FILTER (WHERE \(title)) AS title,
+                   COUNT(*) FILTER (WHERE NOT \(title) AND \(subtitle)) AS subtitle,
+                   COUNT(*) FILTER (WHERE NOT \(title) AND NOT \(subtitle)) AS description
+            FROM search_texts t WHERE \(Self.document(of: "t")) LIKE \(SearchText.likeContains(match.text)) ESCAPE '\\'
+            """) else { return [0, 0, 0] }
+        return try SearchMatch.Field.allCases.map { Int(try row.decode($0.column, as: Int64.self)) }
+    }
+
+    /// A walked row costs less than an indexed match: a match from pg_trgm is rechecked, one from
+    /// `search_grams` joined row by row.
+    public func walkIsCheaper(rows: Int, indexed: Int) -> Bool { rows < 4 * indexed }
+
+    /// The product's folded copy in `search_texts`.
+    public var walkedText: (columns: SQL, join: SQL, alias: String) { ("", "JOIN search_texts t ON t.product_id = w.id", "t") }
+
+    /// PostgreSQL plans a walk of the best sellers against the tier's ids as a probe of each
+    /// product's text (thousands of rows read): the tier is ranked from the index instead.
+    public func bestSellersWalk(of match: SearchMatch, in scope: SearchMatch.Scope, conditions: [SQL], offset: Int, limit: Int) -> SQL? {
+        nil
+    }
+
+    public var foldedName: SQL { "search_fold(name)" }
+    public var foldedTitle: SQL { "search_fold(title) COLLATE \"C\"" }
+    public var titlesByFoldedTitle: SQL { "products" }
+    public func nameContains(_ folded: String) -> SQL { "strpos(search_fold(name), \(folded)) > 0" }
+
+    public var laterFoundAt: SQL { "GREATEST(search_searchers.last_found_at, excluded.last_found_at)" }
+    public func containsWord(of wordsJSON: String) -> SQL {
+        """
+        SELECT 1 FROM jsonb_array_elements_text(CAST(\(wordsJSON) AS jsonb)) AS words(value)
+        WHERE strpos(replace(keyword, ' ', ''), value) > 0
+        """
+    }
+}

@@ -1,0 +1,95 @@
+import ShopCore
+import SQL
+
+/// Product search on SQLite: the FTS5 table `search_fts` (the `shop_grams` tokenizer makes every
+/// substring findable, from one character), and `lower()`, which folds as the index does.
+public struct SQLiteSearch: SearchEngine {
+    public init() {}
+
+    /// Products per statement.
+    static let productsPerBatch = 1_000
+
+    public func reindex(_ products: [ProductID], _ db: any SQLConnection) throws {
+        var start = 0
+        while start < products.count {
+            let batch = products[start..<min(start + Self.productsPerBatch, products.count)]
+            start += Self.productsPerBatch
+            try db.run("DELETE FROM search_fts WHERE rowid IN (\(list: batch))")
+            try db.run("""
+                INSERT INTO search_fts (rowid, title, subtitle, description)
+                SELECT id, title, subtitle, description FROM products WHERE id IN (\(list: batch)) AND status = \(ProductStatus.onSale)
+                """)
+        }
+    }
+
+    /// The index travels with the database file.
+    public func rebuild(_ db: any SQLConnection) throws {}
+
+    public var indexTables: [String] { ["search_fts"] }
+
+    /// The FTS5 table's matches joined to their products (other columns of `p` may be read only
+    /// from `products_listing`).
+    public func source(of match: SearchMatch, in scope: SearchMatch.Scope) -> (from: SQL, condition: SQL) {
+        ("""
+         (SELECT rowid AS pid FROM search_fts WHERE search_fts MATCH \(Self.ftsQuery(match, scope))) m
+         CROSS JOIN products p INDEXED BY products_listing ON p.id = m.pid
+         """, "p.status = \(ProductStatus.onSale)")
+    }
+
+    /// `alias` names the product's own row.
+    public func contains(_ match: SearchMatch, _ field: SearchMatch.Field, in alias: String) -> SQL {
+        let column = SQL(stringLiteral: "\(alias).\(field.column)")
+        // Folding changes only ASCII letters: a query without any matches the text as it is, and
+        // a walk then copies no row through lower().
+        if !match.text.utf8.contains(where: { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) {
+            return "instr(\(column), \(match.text)) > 0"
+        }
+        return "instr(lower(\(column)), \(match.text)) > 0"
+    }
+
+    public func countsByField(_ match: SearchMatch, _ db: any SQLConnection) throws -> [Int] {
+        // Title, title or subtitle, any: one phrase each (cheaper for FTS5 than the NOTs that
+        // name a tier exactly), then the differences.
+        let phrase = SearchText.ftsPhrase(match.text)
+        let cumulative = try ["{title} : \(phrase)", "{title subtitle} : \(phrase)", phrase].map { query in
+            Int(try db.scalarInt("SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH \(query)") ?? 0)
+        }
+        return [cumulative[0], cumulative[1] - cumulative[0], cumulative[2] - cumulative[1]]
+    }
+
+    /// A walked row (the product's text) costs a little more than an indexed match.
+    public func walkIsCheaper(rows: Int, indexed: Int) -> Bool { 3 * rows < 2 * indexed }
+
+    /// The product's own row.
+    public var walkedText: (columns: SQL, join: SQL, alias: String) { (", p.title, p.subtitle, p.description", "", "w") }
+
+    /// Walks the best sellers' index against the tier's ids from the FTS5 table: reads no text
+    /// and stops at the page wherever it is.
+    public func bestSellersWalk(of match: SearchMatch, in scope: SearchMatch.Scope, conditions: [SQL], offset: Int, limit: Int) -> SQL? {
+        let ids: SQL = "SELECT rowid FROM search_fts WHERE search_fts MATCH \(Self.ftsQuery(match, scope))"
+        let all = (["p.status = \(ProductStatus.onSale)", "p.id IN (\(ids))"] + conditions).joined(separator: " AND ")
+        return "SELECT p.id FROM products p INDEXED BY products_by_sales WHERE \(all) ORDER BY p.sales DESC, p.id DESC LIMIT \(limit) OFFSET \(offset)"
+    }
+
+    public var foldedName: SQL { "lower(name)" }
+    public var foldedTitle: SQL { "lower(title)" }
+    /// (Without statistics SQLite prefers the status index and folds every title: name the index.)
+    public var titlesByFoldedTitle: SQL { "products INDEXED BY products_by_search_title" }
+    public func nameContains(_ folded: String) -> SQL { "instr(lower(name), \(folded)) > 0" }
+
+    public var laterFoundAt: SQL { "max(last_found_at, excluded.last_found_at)" }
+    public func containsWord(of wordsJSON: String) -> SQL {
+        "SELECT 1 FROM json_each(\(wordsJSON)) WHERE instr(replace(keyword, ' ', ''), value) > 0"
+    }
+
+    /// The FTS5 query for `scope`: the text as one quoted string, so nothing in it is syntax.
+    static func ftsQuery(_ match: SearchMatch, _ scope: SearchMatch.Scope) -> String {
+        let phrase = SearchText.ftsPhrase(match.text)
+        switch scope {
+        case .any: return phrase
+        case .field(.title): return "{title} : \(phrase)"
+        case .field(.subtitle): return "{subtitle} : \(phrase) NOT {title} : \(phrase)"
+        case .field(.description): return "{description} : \(phrase) NOT {title subtitle} : \(phrase)"
+        }
+    }
+}
