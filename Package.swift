@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "ShopTestSupport", dependencies: ["FakePaymentGateways", "ShopCore", "ShopAPI", "ShopMigrations", "HTTP", "SQL", "SQLite", "PostgreSQL", "SQLiteSearch", "PostgreSQLSearch", "Crypto", "Images"],
                 path: "Tests/ShopTestSupport"),
         .testTarget(name: "ImagesTests", dependencies: ["Images", "ShopCore"]),
-        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopMigrations", "SQL", "SQLite", "Crypto", "Localization", "ShopTestSupport"]),
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "Bulkheads", "ShopMigrations", "SQL", "SQLite", "Crypto", "Localization", "ShopTestSupport"]),
         .testTarget(name: "DatabaseCopyTests", dependencies: ["DatabaseCopy", "ShopCore", "ShopMigrations", "SQL", "SQLite", "PostgreSQL", "PostgreSQLSearch", "ShopTestSupport"]),
         .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "ShopCore", "HTTP", "SQL", "SQLite", "Localization", "Bulkheads", "ShopTestSupport", "Images"]),
     ],

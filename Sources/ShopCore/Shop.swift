@@ -1,3 +1,4 @@
+import Bulkheads
 import Crypto
 import Foundation
 import SQL
@@ -107,10 +108,14 @@ public final class Shop: Sendable {
     public var isDraining: Bool { draining.withLock { $0 } }
 
     /// Migrations applied unchanged and the database answering: what `/readyz` reports.
-    public func isReady() -> Bool {
+    public func isReady() throws -> Bool {
         do {
             guard try migrator.isUpToDate(pool) else { return false }
             return try pool.read { try $0.scalarInt("SELECT 1") } == 1
+        } catch let offload as OffloadRequest {
+            // a busy pool on a request thread: the check moves to the database bulkhead and runs
+            // there, where it waits its turn; it is not a failed check
+            throw offload
         } catch {
             logger.warning("readiness check failed", ["error": String(describing: error)])
             return false

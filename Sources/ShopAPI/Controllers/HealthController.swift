@@ -23,7 +23,7 @@ struct HealthController {
     /// `draining` once the server has been told to stop, while it still serves for a short grace.
     func ready(_ request: Request, _ context: Context) throws -> Response {
         if shop.isDraining { return try .json(HealthResponse(status: "draining"), status: .serviceUnavailable) }
-        return shop.isReady() ? try .json(HealthResponse(status: "ok"))
+        return try shop.isReady() ? try .json(HealthResponse(status: "ok"))
                               : try .json(HealthResponse(status: "unavailable"), status: .serviceUnavailable)
     }
 }

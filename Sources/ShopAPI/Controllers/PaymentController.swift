@@ -1,3 +1,4 @@
+import Bulkheads
 import HTTP
 import ShopCore
 
@@ -31,6 +32,9 @@ struct PaymentController {
         let intent: PaymentIntent
         do {
             intent = try payments.start(order, provider: body.provider, for: try context.user(), clientIP: request.clientAddress)
+        } catch let offload as OffloadRequest {
+            // the start moves to a bulkhead and is counted when it ends there
+            throw offload
         } catch {
             metrics.payment(body.provider.rawValue, "start_failed")
             throw error
@@ -48,6 +52,8 @@ struct PaymentController {
         let acknowledgement: WebhookAcknowledgement
         do {
             acknowledgement = try payments.receive(provider: provider, headers: headers, body: request.body)
+        } catch let offload as OffloadRequest {
+            throw offload
         } catch {
             metrics.payment(provider, "notify_rejected")
             throw error

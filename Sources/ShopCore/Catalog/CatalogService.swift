@@ -140,7 +140,7 @@ public struct CatalogService: Sendable {
     /// Up to 10 keywords of the last 7 days, by the number of different people who searched them and
     /// found something (at least `search.hot_min_searchers`); none containing a blocked word.
     public func hotKeywords() throws -> [HotKeyword] {
-        recorder.flush()
+        try recorder.flushBeforeReading()
         let since = clock.unixNow - Self.hotWindowSeconds
         return try pool.read { db in
             try search.hot(since: since, minSearchers: settings.hotMinSearchers, blocked: settings.blockedWords, limit: 10, db)

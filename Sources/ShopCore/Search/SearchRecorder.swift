@@ -1,3 +1,4 @@
+import Bulkheads
 import Dispatch
 import Foundation
 import SQL
@@ -34,6 +35,14 @@ final class SearchRecorder: Sendable {
         if schedule {
             queue.asyncAfter(deadline: .now() + 1) { [self] in flush() }
         }
+    }
+
+    /// `flush`, for a request about to read the hot keywords: on a request thread with searches
+    /// pending, the request first moves to the `database` bulkhead (a write must not wait on a
+    /// request thread, and a tally taken there could not be put back if the write moved it).
+    func flushBeforeReading() throws {
+        if !pending.withLock({ $0.tally.isEmpty }) { try RequestThread.offload(to: .database) }
+        flush()
     }
 
     /// Writes what is pending now; a failure is logged, never thrown at a searcher.
