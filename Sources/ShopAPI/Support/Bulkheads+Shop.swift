@@ -24,9 +24,11 @@ enum ShopBulkheads {
     static func make(_ config: Config) -> [BulkheadName: OffloadTarget] {
         let provider = LocalizedText(zh: "支付平台", en: "the payment provider")
         return [
-            // CPU-bound: niced, so a login rush takes only the CPU the request threads leave
+            // CPU-bound: niced (5: about a quarter of a core against one busy thread), so a login rush
+            // yields to the request threads, yet still gets a share when they keep the CPU busy
+            // (at 10, with the machine saturated by other work, logins waited past 30 s)
             .hashing: OffloadTarget(bulkhead: Bulkhead(name: .hashing, workers: config.auth.concurrentHashes, queueLimit: config.auth.hashQueue,
-                                                       niceness: 10),
+                                                       niceness: 5),
                                     rejection: HTTPError(APIMessage.busy)),
             .payments: OffloadTarget(bulkhead: Bulkhead(name: .payments, workers: config.payments.maxConcurrentCalls, queueLimit: 0),
                                      rejection: HTTPError(APIMessage.providerBusy, ["provider": provider])),

@@ -1,35 +1,19 @@
 import Foundation
-import Synchronization
 
 /// At most `limit` searches per client address and minute on this node (fixed minutes of the
 /// clock; an IPv6 address counts by its /64, which one subscriber usually holds whole). Kept in
 /// memory, so a search stays a read; the table of addresses starts afresh every minute.
-final class SearchThrottle: Sendable {
-    private let limit: Int
-    private struct Minute {
-        var number: Int64 = -1
-        var searches: [String: Int] = [:]
-    }
-
-    private let minute = Mutex(Minute())
+struct SearchThrottle: Sendable {
+    private let limit: MinuteLimit<String>
 
     init(perMinute limit: Int) {
-        self.limit = limit
+        self.limit = MinuteLimit(perMinute: limit)
     }
 
     /// Counts one search from `address` at `now`; past the limit, `tooManySearches` with the
     /// seconds until the minute ends.
     func admit(_ address: String, at now: Int64) throws {
-        let number = now / 60
-        let key = Self.key(address)
-        let admitted = minute.withLock { minute in
-            if minute.number != number { minute = Minute(number: number) }
-            let done = minute.searches[key, default: 0]
-            guard done < limit else { return false }
-            minute.searches[key] = done + 1
-            return true
-        }
-        if !admitted { throw CatalogError.tooManySearches(retryAfter: Int(60 - now % 60)) }
+        if let retryAfter = limit.admit(Self.key(address), at: now) { throw CatalogError.tooManySearches(retryAfter: retryAfter) }
     }
 
     /// What an address is counted under: an IPv4 address (or one mapped into IPv6) itself, an
