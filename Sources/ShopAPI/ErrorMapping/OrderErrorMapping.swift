@@ -30,16 +30,7 @@ extension ErrorMapping {
 
     /// An order status as the storefront shows it (`待付款`); its wire value in English.
     static func name(of status: OrderStatus) -> LocalizedText {
-        let zh = switch status {
-        case .pendingPayment: "待付款"
-        case .paid: "已付款"
-        case .shipped: "已发货"
-        case .completed: "已完成"
-        case .cancelled: "已取消"
-        case .refunding: "退款中"
-        case .refunded: "已退款"
-        }
-        return LocalizedText(zh: zh, en: status.rawValue)
+        status.displayName
     }
 
     static func name(of action: OrderAction) -> LocalizedText {

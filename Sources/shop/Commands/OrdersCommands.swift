@@ -118,16 +118,7 @@ enum Worklist {
 
     /// An order's status as the florist reads it: the wire value in English, the word in Chinese.
     static func status(_ status: OrderStatus, _ language: Language) -> String {
-        guard language == .chinese else { return status.rawValue }
-        return switch status {
-        case .pendingPayment: "待付款"
-        case .paid: "已付款"
-        case .shipped: "已发货"
-        case .completed: "已完成"
-        case .cancelled: "已取消"
-        case .refunding: "退款中"
-        case .refunded: "已退款"
-        }
+        status.displayName[language]
     }
 
     /// A delivery slot; no slot is `any` (不限).
