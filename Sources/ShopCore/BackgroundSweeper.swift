@@ -54,6 +54,7 @@ public final class BackgroundSweeper: Sendable {
             if refunded > 0 { logger.info("refunds confirmed", ["count": String(refunded)]) }
             try shop.verification.purgeSpentCodes()
             try shop.accounts.purgeSpentRecords()
+            try shop.staff.purgeSpentRecords()
             try shop.couponAttempts.purgeSpentRecords()
             try shop.catalog.purgeSearchLog()
             try shop.articles.purgeViewLog()

@@ -22,6 +22,10 @@ public final class Shop: Sendable {
     public let migrator: Migrator
     public let verification: VerificationService
     public let accounts: AccountService
+    /// Staff accounts and their sign-ins (the operators' desk).
+    public let staff: StaffService
+    /// What staff changed, for owners and managers to read.
+    public let audit: AuditLog
     public let catalog: CatalogService
     public let catalogImporter: CatalogImporter
     public let carts: CartService
@@ -64,6 +68,9 @@ public final class Shop: Sendable {
                                            sender: try codeSender ?? Self.codeSender(config.verification, logger: logger))
         accounts = try AccountService(pool: pool, settings: config.auth, clock: clock, random: random,
                                       verification: verification)
+        staff = try StaffService(pool: pool, settings: config.auth, lifetimeHours: config.admin.tokenLifetimeHours, clock: clock,
+                                 random: random, credentials: accounts.credentials)
+        audit = AuditLog(pool: pool)
         catalog = CatalogService(pool: reads, search: search, clock: clock, logger: logger, settings: config.search)
         media = MediaLibrary(processor: images, settings: config.media, clock: clock)
         catalogImporter = CatalogImporter(pool: pool, search: search, clock: clock, maxBytes: config.catalog.importMaxBytes,

@@ -52,3 +52,16 @@ struct CredentialHasher: Sendable {
         HMAC.sha256(key: Array(pepper.utf8), message: Array(credential.md5Hex.utf8))
     }
 }
+
+extension CredentialHasher {
+    /// A staff password (sent as it is typed, never as MD5): argon2id over HMAC-SHA256(pepper, password).
+    func hash(staffPassword: String) throws -> String {
+        let secret = HMAC.sha256(key: Array(pepper.utf8), message: Array(staffPassword.utf8))
+        return try limit.run { try hasher.hash(secret) }
+    }
+
+    func verify(staffPassword: String, encoded: String) -> Bool {
+        let secret = HMAC.sha256(key: Array(pepper.utf8), message: Array(staffPassword.utf8))
+        return limit.run { hasher.verify(secret, encoded: encoded) }
+    }
+}

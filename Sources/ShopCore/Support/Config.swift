@@ -181,6 +181,11 @@ public struct Config: Sendable {
         public var maxUploadsPerMinute = 10
     }
 
+    public struct Admin: Sendable {
+        /// How long a staff token works; staff sign in again each working day.
+        public var tokenLifetimeHours = 12
+    }
+
     public var server = Server()
     public var database = Database()
     public var cart = Cart()
@@ -193,6 +198,7 @@ public struct Config: Sendable {
     public var catalog = Catalog()
     public var search = Search()
     public var media = Media()
+    public var admin = Admin()
 
     public init() {}
 

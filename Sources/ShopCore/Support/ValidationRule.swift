@@ -6,7 +6,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
     case required, empty, length, tooLong, controlCharacters, url
     case range, wholeNumber, wholeNumberInRange, notNegative, notAbove, oneOf, lineCount
     case mobilePhone, verificationCode, passwordMD5, passwordTwice, passwordMissing, postalCode, date
-    case couponCode
+    case couponCode, username
 
     public var template: LocalizedText {
         switch self {
@@ -39,6 +39,9 @@ public enum ValidationRule: String, CaseIterable, Sendable {
         case .couponCode:
             LocalizedText(zh: "{field}应为 {min} 到 {max} 位字母、数字、- 或 _。",
                           en: "{field} must be {min} to {max} letters, digits, - or _.")
+        case .username:
+            LocalizedText(zh: "{field}应为 {min} 到 {max} 位小写字母、数字、.、- 或 _，以字母开头。",
+                          en: "{field} must be {min} to {max} lower-case letters, digits, ., - or _, starting with a letter.")
         case .date: LocalizedText(zh: "{field}应为 YYYY-MM-DD 格式的日期，如 2026-12-01。", en: "{field} must be a day written YYYY-MM-DD, such as 2026-12-01.")
         }
     }
@@ -50,7 +53,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
 
     /// The fields a shopper fills in or sees in the storefront, by wire name.
     public static let chineseNames: [String: String] = [
-        "phone": "手机号", "code": "验证码", "password": "密码", "password_md5": "密码",
+        "phone": "手机号", "username": "用户名", "code": "验证码", "password": "密码", "password_md5": "密码",
         "nickname": "昵称", "signature": "个性签名", "avatar_url": "头像地址",
         "recipient": "收货人", "province": "省份", "city": "城市", "district": "区县", "detail": "详细地址",
         "postal_code": "邮政编码",

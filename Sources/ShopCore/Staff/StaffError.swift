@@ -1,0 +1,9 @@
+/// Why a staff request was refused.
+public enum StaffError: Error, Equatable, Sendable {
+    /// The signed-in staff member's role lacks what the route needs.
+    case forbidden
+    case usernameTaken(String)
+    case notFound(String)
+    /// The change would leave the shop without an enabled owner.
+    case lastOwner
+}
