@@ -109,8 +109,27 @@ struct MediaUploadAPITests {
         let app = try TestAPI()
         let token = try app.token(for: "13800138000")
         let response = try app.upload(ImagesTestBytes.pngBomb, type: "image/png", token: token)
-        #expect([413, 415].contains(response.status), "\(response.text)")
+        #expect(response.status == 413, "\(response.text)")
+        #expect(response.errorCode == "payload_too_large")
         #expect(app.mediaFiles.isEmpty)
+    }
+
+    @Test func aCMYKJPEGAndAnAnimatedWebPAreStoredAsStillSRGBPictures() throws {
+        let app = try TestAPI()
+        let token = try app.token(for: "13800138000")
+        let cmyk = try app.upload(try PictureSynthesizer.cmykJPEG(width: 640, height: 480), type: "image/jpeg", token: token)
+        #expect(cmyk.status == 201, "\(cmyk.text)")
+        let jpeg = try app.send("GET", try #require(cmyk.json["thumbnail_url"] as? String)).body
+        // Three channels in the frame header (SOF0/SOF2), not CMYK's four.
+        let sof = try #require((0..<(jpeg.count - 10)).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
+        #expect(jpeg[sof + 9] == 3)
+
+        let animated = try app.upload(try PictureSynthesizer.animatedWebP(width: 60, height: 40, frames: 3), type: "image/webp", token: token)
+        #expect(animated.status == 201, "\(animated.text)")
+        let webp = try app.send("GET", try #require(animated.json["url"] as? String), headers: [("Accept", "image/webp")]).body
+        #expect(webp.starts(with: Array("RIFF".utf8)) && !webp.containsText("ANIM") && !webp.containsText("ANMF"))
+        #expect(try VipsImageProcessor().dimensions(of: webp).map { [$0.width, $0.height] } == [60, 40])
+        #expect(app.mediaFiles.count == 8)
     }
 
     @Test func onlySignedInBuyersMayUpload() throws {
