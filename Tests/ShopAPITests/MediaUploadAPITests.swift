@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Images
+import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -166,6 +167,30 @@ struct MediaUploadAPITests {
         #expect(response.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(FileManager.default.fileExists(atPath: app.testShop.config.media.path + "/demo/rose-red.png"))
         #expect(try app.send("GET", "/media/demo/no-such-flower.png").status == 404)
+    }
+}
+
+@Suite("Share pictures drawn when the demo shop is seeded")
+struct DemoPreviewPictureTests {
+    /// The repository's Examples/ (the demo shop `shop seed demo` carries).
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples").path
+
+    @Test func theDemoCoversAreDrawnAsPNGFilesBeforeAnyRequest() throws {
+        let app = try TestAPI()
+        let covers = try DemoShopSeeder.coverPictures(in: Self.examples)
+        #expect(covers.contains("/media/demo/rose-red.svg") && covers.contains("/media/demo/article-vase-glass.svg"))
+        #expect(!covers.contains("/media/demo/rose-red-2.svg"), "a second picture is no cover")
+        #expect(Set(covers).count == covers.count)
+
+        let drawn = DemoPreviewPictures.draw(Array(covers.prefix(3)) + ["/media/demo/no-such-flower.svg"], with: app.shop.media)
+        #expect(drawn.ready == 3 && drawn.failed == ["/media/demo/no-such-flower.svg"])
+        let file = app.testShop.config.media.path + "/demo/" + covers[0].split(separator: "/").last!.dropLast(4) + ".png"
+        let png = try #require(FileManager.default.contents(atPath: file).map { [UInt8]($0) })
+        #expect(try VipsImageProcessor().dimensions(of: png).map { max($0.width, $0.height) } == 1_200)
+        // The share page's og:image is that very file, served as it is.
+        let served = try app.send("GET", String(covers[0].dropLast(4)) + ".png")
+        #expect(served.headers["Content-Type"] == "image/png" && served.body == png)
     }
 }
 
