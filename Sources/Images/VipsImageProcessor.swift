@@ -111,7 +111,7 @@ public struct VipsImageProcessor: ImageProcessor {
     }
 
     /// WebP quality for a size: 5 below `quality` for thumbnails (lists show twenty at a time: 22%
-    /// smaller, no visible change at a card's size; issue 29's home page budget is 300 KB).
+    /// smaller, hardly visible at a card's size; issue 29's home page budget is 300 KB).
     func webpQuality(_ size: Int) -> Int {
         size > MediaLibrary.thumbnailSize ? quality : max(quality - 5, 1)
     }
