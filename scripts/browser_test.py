@@ -56,6 +56,7 @@ SHOP = ROOT / ".build" / "debug" / "shop"
 TIME_LIMIT = 240          # seconds for the whole run, server start included
 WAIT = 15                 # seconds for one thing to appear
 CAP_MESSAGE = "亲，企业采购请联系我们客服"
+PHOTO_TITLE = "实拍白玫瑰"          # imported from a local photo at start (step "pictures")
 PRODUCT_TITLE = "红玫瑰花束·热恋"   # a 玫瑰 product whose first SKU has stock above 99
 AUTHOR_NAME = "花间小筑"
 COUPON = "FLORAL10"                 # 10 yuan off from 100 yuan, created before the run
@@ -113,6 +114,7 @@ class Server:
             # One visitor drives this test, so one searcher is enough for a hot keyword here;
             # the distinct-searchers rule itself is tested in the Swift suites.
             "SHOP_SEARCH_HOT_MIN_SEARCHERS": "1",
+            "SHOP_MEDIA_PATH": str(self.workdir / "media"),
         })
 
     def run(self, *args):
@@ -126,6 +128,15 @@ class Server:
         self.run("migrate")
         self.run("seed", "demo")
         self.run("coupons", "create", COUPON, "--amount-off", "10", "--min-spend", "100")
+        # One product whose cover is a local 2400 x 1800 photo: the import re-encodes it into a
+        # display size and a thumbnail, the card must show the thumbnail (step "pictures").
+        sys.path.insert(0, str(ROOT / "scripts"))
+        from photos import photo
+        photo(str(self.workdir / "photo.jpg"), 2400, 1800, seed=29)
+        (self.workdir / "photo.csv").write_text(
+            "product_code,sku_code,sku_name,title,category,price,stock,cover_url\n"
+            f"PHOTO-1,PHOTO-1-1,一束,{PHOTO_TITLE},花束/实拍,88.00,50,photo.jpg\n", encoding="utf-8")
+        self.run("import", "catalog", str(self.workdir / "photo.csv"))
         self.log_file = open(self.log_path, "w")
         self.process = subprocess.Popen([str(SHOP), "serve", "--port", str(self.port)], cwd=ROOT, env=self.env,
                                         stdout=self.log_file, stderr=subprocess.STDOUT, start_new_session=True)
@@ -289,9 +300,9 @@ class Run:
         """Waits until the shop's own pictures (/media/…) fill the first cards, not the placeholder."""
         def loaded():
             pics = self.all(css)[:4]
-            return pics and all("loaded" in p.get_attribute("class") and "/media/demo/" in (p.value_of_css_property("background-image") or "")
+            return pics and all("loaded" in p.get_attribute("class") and "/media/" in (p.value_of_css_property("background-image") or "")
                                 for p in pics)
-        self.wait(loaded, f"the pictures of {css} from /media/demo/")
+        self.wait(loaded, f"the pictures of {css} from /media/")
 
     def save(self, name):
         self.d.save_screenshot(str(self.shots / f"{name}.png"))
@@ -500,6 +511,83 @@ class Run:
         self.click("#favorites-link")
         self.find(f'#favorite-products .product-card[data-product-id="{product}"]')
 
+    def pictures(self):
+        """Cards show the list's thumbnails (the imported photo's is a 480 px WebP, loaded), and a
+        picture the signed-in buyer uploads (POST /media from the page, a JPEG drawn on a canvas)
+        comes back as a display size and a thumbnail that load."""
+        self.tab("shop")
+        self.d.refresh()   # a fresh page: the home grid, newest first, no search left from the steps before
+        self.find("body.ready")
+        self.find(".product-card")
+        checked = self.d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const items = [];
+              for (let page = 1; page < 20; page++) {
+                const list = await (await fetch(`/api/v1/products?sort=newest&page=${page}&per_page=50`)).json();
+                items.push(...list.items);
+                if (items.length >= list.total || !list.items.length) break;
+              }
+              const cards = [...document.querySelectorAll('.product-card')];
+              const wanted = new Map(items.map((p) => [String(p.id), p.cover_thumbnail_url || p.cover_url]));
+              const photo = items.find((p) => p.cover_thumbnail_url && /-480\\.jpg$/.test(p.cover_thumbnail_url));
+              const shown = [];
+              for (const card of cards.slice(0, 8)) {
+                const pic = card.querySelector('.pic');
+                for (let i = 0; i < 100 && !pic.classList.contains('loaded'); i++) await new Promise((r) => setTimeout(r, 50));
+                shown.push([card.dataset.productId, wanted.get(card.dataset.productId), getComputedStyle(pic).backgroundImage]);
+              }
+              let thumb = null;
+              if (photo) {
+                const r = await fetch(photo.cover_thumbnail_url, { headers: { Accept: 'image/webp,*/*' } });
+                const blob = await r.blob();
+                const bitmap = await createImageBitmap(blob);
+                thumb = { type: r.headers.get('Content-Type'), bytes: blob.size, width: bitmap.width, height: bitmap.height };
+              }
+              done({ shown, photo: photo && photo.title, thumb });
+            })().catch((e) => done({ error: String(e) }));""")
+        if checked.get("error"):
+            raise StepFailure(checked["error"])
+        wrong = [s for s in checked["shown"] if not s[1] or s[1] not in (s[2] or "")]
+        if not checked["shown"] or wrong:
+            raise StepFailure(f"cards do not show the list's thumbnails: {wrong[:3]}")
+        if checked["photo"] != PHOTO_TITLE or not any("-480.jpg" in (s[2] or "") for s in checked["shown"]):
+            raise StepFailure(f"the imported photo's card shows no thumbnail: {checked}")
+        thumb = checked["thumb"]
+        if thumb["type"] != "image/webp" or max(thumb["width"], thumb["height"]) != 480 or thumb["bytes"] > 60_000:
+            raise StepFailure(f"the photo's thumbnail is not a small WebP: {thumb}")
+        uploaded = self.d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const canvas = document.createElement('canvas');
+              canvas.width = 1600; canvas.height = 1200;
+              const g = canvas.getContext('2d');
+              const gradient = g.createLinearGradient(0, 0, 1600, 1200);
+              gradient.addColorStop(0, '#c2185b'); gradient.addColorStop(1, '#fce4ec');
+              g.fillStyle = gradient; g.fillRect(0, 0, 1600, 1200);
+              g.fillStyle = '#2e7d32'; g.beginPath(); g.arc(800, 600, 300, 0, 7); g.fill();
+              const jpeg = await new Promise((r) => canvas.toBlob(r, 'image/jpeg', 0.9));
+              const token = localStorage.getItem('floral.token');
+              const r = await fetch('/api/v1/media', { method: 'POST', body: jpeg,
+                headers: { 'Content-Type': 'image/jpeg', Authorization: 'Bearer ' + token } });
+              const body = await r.json();
+              const sizes = {};
+              for (const key of ['url', 'thumbnail_url']) {
+                if (!body[key]) continue;
+                sizes[key] = await new Promise((resolve) => {
+                  const img = new Image();
+                  img.onload = () => resolve([img.naturalWidth, img.naturalHeight]);
+                  img.onerror = () => resolve(null);
+                  img.src = body[key];
+                });
+              }
+              done({ status: r.status, body, sizes });
+            })().catch((e) => done({ error: String(e) }));""")
+        if uploaded.get("error") or uploaded["status"] != 201:
+            raise StepFailure(f"POST /media from the page: {uploaded}")
+        if uploaded["sizes"].get("url") != [1280, 960] or uploaded["sizes"].get("thumbnail_url") != [480, 360]:
+            raise StepFailure(f"the uploaded picture's sizes do not load as 1280 and 480 px: {uploaded}")
+
     def share_page(self):
         product = self.product_id
         self.d.get(f"{self.server.base}/share/products/{product}")
@@ -510,6 +598,14 @@ class Run:
         image = self.d.find_element(By.CSS_SELECTOR, 'meta[property="og:image"]').get_attribute("content")
         if not image.startswith("http"):
             raise StepFailure(f"og:image is not absolute: {image!r}")
+        # Messengers show no SVG: a PNG, drawn when the demo shop was seeded.
+        with urllib.request.urlopen(image, timeout=10) as response:
+            kind, head = response.headers.get("Content-Type"), response.read(8)
+        if not image.endswith(".png") or kind != "image/png" or head != b"\x89PNG\r\n\x1a\n":
+            raise StepFailure(f"og:image is not a PNG: {image!r} ({kind})")
+        drawn = Path(self.server.env.get("SHOP_MEDIA_PATH", ROOT / "data" / "media")) / "demo" / image.rsplit("/", 1)[1]
+        if not drawn.exists():
+            raise StepFailure(f"og:image was not drawn at seed time into {drawn}")
         self.click(".share .open")
         self.wait(lambda: PRODUCT_TITLE in self.text("#product-title"), "the storefront's product page from the share page")
 
@@ -721,6 +817,7 @@ STEPS = [
     ("pay with mockpay (development)", "pay"),
     ("see the order paid", "see_paid"),
     ("keep a product (收藏) and find it in 我的收藏", "favorite"),
+    ("cards show thumbnails; upload a picture with POST /media", "pictures"),
     ("open the product's share page and go on to the storefront", "share_page"),
     ("follow an author", "follow_author"),
     ("see the feed with that author's articles", "feed"),

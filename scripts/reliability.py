@@ -17,6 +17,8 @@
     payments.max_attempts_per_order fresh starts (then 429), and a repeated start reuses the
     provider's kept answer without another call; (d5) a provider that answers slowly (1.5 s) has
     all payments.max_concurrent_calls (32) starts in flight at once, each answered in its time.
+(e) media (issue 29): 8 decompression bombs POSTed to /media at once are refused, nothing is
+    written, and the server's peak RSS stays bounded (scripts/media_reliability.py).
 
 With SHOP_LAB_POSTGRES_URL set (make test-postgres) each shop runs on a fresh PostgreSQL database
 (see shoplab.py): the same invariants are read over psql, and the SQLite-only checks
@@ -625,7 +627,13 @@ def isolation_suite():
         fast.close()
 
 
-SUITES = [crash_suite, overload_suite, soak_suite, isolation_suite]
+def media_suite():
+    from media_reliability import home_page_suite, media_suite as bombs_suite
+    bombs_suite(check, all_at_once)
+    home_page_suite(check)
+
+
+SUITES = [crash_suite, overload_suite, soak_suite, isolation_suite, media_suite]
 # RELIABILITY_SUITES=isolation (or crash,soak, ...) runs only those
 if os.environ.get("RELIABILITY_SUITES"):
     wanted = {name.strip() + "_suite" for name in os.environ["RELIABILITY_SUITES"].split(",")}

@@ -40,6 +40,12 @@ static inline int floral_vips_thumbnail(const void *data, size_t length, int siz
                                  "option_string", "fail_on=warning", "export_profile", "srgb", NULL);
 }
 
+/// `in` (an image already in memory) shrunk to fit `size` × `size`, never enlarged: the smaller
+/// sizes are made from the largest, so the original is decoded once.
+static inline int floral_vips_thumbnail_image(VipsImage *in, int size, VipsImage **out) {
+    return vips_thumbnail_image(in, out, size, "height", size, "size", VIPS_SIZE_DOWN, NULL);
+}
+
 /// `in` in sRGB (or kept grey), three or four bands.
 static inline int floral_vips_srgb(VipsImage *in, VipsImage **out) {
     return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
@@ -59,9 +65,9 @@ static inline int floral_vips_jpeg(VipsImage *in, int quality, void **buffer, si
     return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
 }
 
-/// A lossy WebP without any metadata.
-static inline int floral_vips_webp(VipsImage *in, int quality, void **buffer, size_t *length) {
-    return vips_webpsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, NULL);
+/// A lossy WebP without any metadata; `effort` 0 (fastest) ... 6 (smallest), libvips' default 4.
+static inline int floral_vips_webp(VipsImage *in, int quality, int effort, void **buffer, size_t *length) {
+    return vips_webpsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, "effort", effort, NULL);
 }
 
 /// A PNG without any metadata.
@@ -89,17 +95,32 @@ static inline VipsInterpretation floral_vips_interpretation(VipsImage *image) {
     return vips_image_get_interpretation(image);
 }
 
+static void floral_vips_unref_on_close(VipsImage *image, gpointer other) {
+    (void)image;
+    g_object_unref(other);
+}
+
 /// `in`'s pixels copied into memory under a fresh header that carries no metadata at all (no EXIF,
 /// XMP, IPTC or ICC profile): libvips' WebP saver writes what an image carries even with `strip`.
+/// The pixels are copied once: the bare header points at the copy and keeps it until it closes.
 /// Decodes every pixel, so a truncated or damaged file fails here (NULL).
 static inline VipsImage *floral_vips_bare_copy(VipsImage *in) {
     VipsImage *memory = vips_image_copy_memory(in);
     if (!memory) return NULL;
     const void *data = vips_image_get_data(memory);
-    VipsImage *bare = data ? vips_image_new_from_memory_copy(data, VIPS_IMAGE_SIZEOF_IMAGE(memory), memory->Xsize,
-                                                            memory->Ysize, memory->Bands, memory->BandFmt) : NULL;
-    g_object_unref(memory);
+    VipsImage *bare = data ? vips_image_new_from_memory(data, VIPS_IMAGE_SIZEOF_IMAGE(memory), memory->Xsize,
+                                                       memory->Ysize, memory->Bands, memory->BandFmt) : NULL;
+    if (!bare) {
+        g_object_unref(memory);
+        return NULL;
+    }
+    g_signal_connect(bare, "postclose", G_CALLBACK(floral_vips_unref_on_close), memory);
     return bare;
+}
+
+/// Takes another reference to an image.
+static inline void floral_vips_retain(VipsImage *image) {
+    g_object_ref(image);
 }
 
 /// Drops a reference to an image.

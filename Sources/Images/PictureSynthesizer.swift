@@ -16,7 +16,7 @@ public enum PictureSynthesizer {
             switch format {
             case .jpeg: floral_vips_jpeg(image, 90, buffer, length)
             case .png: floral_vips_png(image, buffer, length)
-            case .webp: floral_vips_webp(image, 90, buffer, length)
+            case .webp: floral_vips_webp(image, 90, 4, buffer, length)
             }
         }
     }

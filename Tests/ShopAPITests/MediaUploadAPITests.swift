@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Images
+import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -109,8 +110,27 @@ struct MediaUploadAPITests {
         let app = try TestAPI()
         let token = try app.token(for: "13800138000")
         let response = try app.upload(ImagesTestBytes.pngBomb, type: "image/png", token: token)
-        #expect([413, 415].contains(response.status), "\(response.text)")
+        #expect(response.status == 413, "\(response.text)")
+        #expect(response.errorCode == "payload_too_large")
         #expect(app.mediaFiles.isEmpty)
+    }
+
+    @Test func aCMYKJPEGAndAnAnimatedWebPAreStoredAsStillSRGBPictures() throws {
+        let app = try TestAPI()
+        let token = try app.token(for: "13800138000")
+        let cmyk = try app.upload(try PictureSynthesizer.cmykJPEG(width: 640, height: 480), type: "image/jpeg", token: token)
+        #expect(cmyk.status == 201, "\(cmyk.text)")
+        let jpeg = try app.send("GET", try #require(cmyk.json["thumbnail_url"] as? String)).body
+        // Three channels in the frame header (SOF0/SOF2), not CMYK's four.
+        let sof = try #require((0..<(jpeg.count - 10)).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
+        #expect(jpeg[sof + 9] == 3)
+
+        let animated = try app.upload(try PictureSynthesizer.animatedWebP(width: 60, height: 40, frames: 3), type: "image/webp", token: token)
+        #expect(animated.status == 201, "\(animated.text)")
+        let webp = try app.send("GET", try #require(animated.json["url"] as? String), headers: [("Accept", "image/webp")]).body
+        #expect(webp.starts(with: Array("RIFF".utf8)) && !webp.containsText("ANIM") && !webp.containsText("ANMF"))
+        #expect(try VipsImageProcessor().dimensions(of: webp).map { [$0.width, $0.height] } == [60, 40])
+        #expect(app.mediaFiles.count == 8)
     }
 
     @Test func onlySignedInBuyersMayUpload() throws {
@@ -147,6 +167,30 @@ struct MediaUploadAPITests {
         #expect(response.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(FileManager.default.fileExists(atPath: app.testShop.config.media.path + "/demo/rose-red.png"))
         #expect(try app.send("GET", "/media/demo/no-such-flower.png").status == 404)
+    }
+}
+
+@Suite("Share pictures drawn when the demo shop is seeded")
+struct DemoPreviewPictureTests {
+    /// The repository's Examples/ (the demo shop `shop seed demo` carries).
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples").path
+
+    @Test func theDemoCoversAreDrawnAsPNGFilesBeforeAnyRequest() throws {
+        let app = try TestAPI()
+        let covers = try DemoShopSeeder.coverPictures(in: Self.examples)
+        #expect(covers.contains("/media/demo/rose-red.svg") && covers.contains("/media/demo/article-vase-glass.svg"))
+        #expect(!covers.contains("/media/demo/rose-red-2.svg"), "a second picture is no cover")
+        #expect(Set(covers).count == covers.count)
+
+        let drawn = DemoPreviewPictures.draw(Array(covers.prefix(3)) + ["/media/demo/no-such-flower.svg"], with: app.shop.media)
+        #expect(drawn.ready == 3 && drawn.failed == ["/media/demo/no-such-flower.svg"])
+        let file = app.testShop.config.media.path + "/demo/" + covers[0].split(separator: "/").last!.dropLast(4) + ".png"
+        let png = try #require(FileManager.default.contents(atPath: file).map { [UInt8]($0) })
+        #expect(try VipsImageProcessor().dimensions(of: png).map { max($0.width, $0.height) } == 1_200)
+        // The share page's og:image is that very file, served as it is.
+        let served = try app.send("GET", String(covers[0].dropLast(4)) + ".png")
+        #expect(served.headers["Content-Type"] == "image/png" && served.body == png)
     }
 }
 

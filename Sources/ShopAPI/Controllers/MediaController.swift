@@ -69,7 +69,7 @@ struct MediaController {
     }
 
     /// The bytes of the first folder's file at `names`, nil when no folder has it as a regular file.
-    private func file(_ names: [Substring]) -> [UInt8]? {
+    func file(_ names: [Substring]) -> [UInt8]? {
         for folder in folders {
             let url = names.reduce(folder) { $0.appendingPathComponent(String($1), isDirectory: false) }
                 .resolvingSymlinksInPath()
@@ -81,5 +81,32 @@ struct MediaController {
             return [UInt8](data)
         }
         return nil
+    }
+}
+
+/// The demo pictures (SVG, built into `shop`) that share pages name as PNGs, drawn by libvips' SVG
+/// loader into `media.path` when the demo shop is seeded, so every `og:image` is a real file from
+/// the start (`/media/` still draws one on first request if a file went missing).
+public enum DemoPreviewPictures {
+    /// Draws the PNG of each `/media/demo/NAME.svg` in `urls` (`media.path/demo/NAME.png`), keeping
+    /// those drawn already; answers how many PNGs are there, and the URLs that could not be drawn.
+    public static func draw(_ urls: [String], with media: MediaLibrary) -> (ready: Int, failed: [String]) {
+        guard media.canProcess, let folder = Bundle.module.url(forResource: "Media", withExtension: nil) else { return (0, urls) }
+        let controller = MediaController(folders: [folder])
+        var ready = 0
+        var failed: [String] = []
+        for url in urls {
+            guard let names = MediaPath.segments(of: url), let svg = controller.file(names) else {
+                failed.append(url)
+                continue
+            }
+            do {
+                _ = try media.png(fromSVG: svg, cachedAs: String(names.joined(separator: "/").dropLast(4)) + ".png")
+                ready += 1
+            } catch {
+                failed.append(url)
+            }
+        }
+        return (ready, failed)
     }
 }

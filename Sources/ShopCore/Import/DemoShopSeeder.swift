@@ -29,4 +29,22 @@ public struct DemoShopSeeder: Sendable {
                                                      options: .init(skipInvalid: true, keepExisting: true))
         return Report(catalog: catalogOutcome.summary, authorsCreated: created, articles: articleOutcome)
     }
+
+    /// The cover pictures of the demo products and articles in `directory` (`/media/demo/NAME.svg`),
+    /// once each, in file order: share pages name them, as PNGs, in their `og:image`.
+    public static func coverPictures(in directory: String) throws -> [String] {
+        let folder = URL(fileURLWithPath: directory)
+        var covers: [String] = []
+        let catalog = try CSVReader.records([UInt8](Data(contentsOf: folder.appendingPathComponent(catalogFile))))
+        if let header = catalog.first, let column = header.fields.firstIndex(of: "cover_url") {
+            covers += catalog.dropFirst().compactMap { column < $0.fields.count ? $0.fields[column] : nil }
+        }
+        let articles = try String(contentsOf: folder.appendingPathComponent(articlesFile), encoding: .utf8)
+        for line in articles.split(separator: "\n") {
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            if let cover = object?["cover_url"] as? String { covers.append(cover) }
+        }
+        var seen = Set<String>()
+        return covers.filter { $0.hasPrefix(MediaPath.prefix + "demo/") && $0.hasSuffix(".svg") && seen.insert($0).inserted }
+    }
 }

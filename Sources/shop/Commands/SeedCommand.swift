@@ -1,4 +1,5 @@
 import Foundation
+import ShopAPI
 import ShopBundle
 import ShopCore
 
@@ -37,6 +38,12 @@ struct SeedCommand: Command {
         print(say(zh: "演示文章（\(DemoShopSeeder.articlesFile)）：", en: "demo articles (\(DemoShopSeeder.articlesFile)):"))
         ImportArticlesCommand.printSummary(report.articles.counts, dryRun: false)
         for issue in report.articles.issues { print(say(zh: "  已跳过 \(issue)", en: "  skipped \(issue)")) }
+        // Share pages name the covers as PNGs (messengers show no SVG): drawn now, not on first request.
+        if shop.media.canProcess {
+            let previews = DemoPreviewPictures.draw(try DemoShopSeeder.coverPictures(in: folder), with: shop.media)
+            print(say(zh: "分享图（PNG，\(shop.config.media.path)/demo）：\(previews.ready) 张", en: "share pictures (PNG, \(shop.config.media.path)/demo): \(previews.ready)"))
+            for url in previews.failed { print(say(zh: "  未能绘制 \(url)", en: "  could not draw \(url)")) }
+        }
         return 0
     }
 }
