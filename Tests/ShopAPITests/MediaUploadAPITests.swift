@@ -30,6 +30,22 @@ private extension Array where Element == UInt8 {
 
 @Suite("POST /media: buyers' pictures, re-encoded")
 struct MediaUploadAPITests {
+    @Test func staffUploadWithTheirOwnTokenAndOnlyTokensOfOneKindOrTheOtherWork() throws {
+        let app = try TestAPI { $0.media.maxUploadsPerMinute = 1 }
+        let florist = try app.staffToken(.florist)
+        let buyer = try app.token(for: "13800138000")
+        let photo = try PictureSynthesizer.picture(width: 800, height: 600, format: .jpeg)
+        let byStaff = try app.upload(photo, token: florist)
+        #expect(byStaff.status == 201, "\(byStaff.text)")
+        #expect((byStaff.json["thumbnail_url"] as? String)?.hasSuffix("-480.jpg") == true)
+        // each uploader has an allowance of their own: the florist's upload did not use the buyer's
+        #expect(try app.upload(photo, token: buyer).status == 201)
+        #expect(try app.upload(photo, token: florist).status == 429)
+        let stranger = try app.upload(photo, token: "no-such-token")
+        #expect(stranger.status == 401 && stranger.errorCode == "unauthorized")
+        #expect(try app.upload(photo, token: nil).status == 401)
+    }
+
     @Test func aPhotoWithEXIFComesBackAsSmallPicturesWithout() throws {
         let app = try TestAPI()
         let token = try app.token(for: "13800138000")

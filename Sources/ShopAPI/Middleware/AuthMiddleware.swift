@@ -57,3 +57,33 @@ extension Context {
     /// The signed-in user, if any (public routes).
     var optionalUser: UserID? { self[SignedInUser.self] }
 }
+
+/// For routes both buyers and staff use (`POST /media`): a buyer's token or a staff token, the
+/// uploader put in the context; neither → 401.
+struct BuyerOrStaffAuthMiddleware: Middleware {
+    let accounts: AccountService
+    let staff: StaffService
+
+    func respond(to request: Request, context: Context, next: Responder) throws -> Response {
+        guard let token = AuthMiddleware.bearerToken(request) else { throw AccountError.unauthorized }
+        var context = context
+        do {
+            context[SignedInUploader.self] = .buyer(try accounts.authenticate(token: token))
+        } catch AccountError.unauthorized {
+            context[SignedInUploader.self] = .staff(try staff.authenticate(token: token).id)
+        }
+        return try next(request, context)
+    }
+}
+
+/// The buyer or staff member behind `BuyerOrStaffAuthMiddleware`.
+enum SignedInUploader: ContextKey {
+    typealias Value = Uploader
+}
+
+extension Context {
+    func uploader() throws -> Uploader {
+        guard let uploader = self[SignedInUploader.self] else { throw AccountError.unauthorized }
+        return uploader
+    }
+}

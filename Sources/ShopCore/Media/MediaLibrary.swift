@@ -59,17 +59,17 @@ public final class MediaLibrary: Sendable {
         fileName(baseName(of: bytes), size: displaySize, type: "jpg")
     }
 
-    /// A buyer's upload: checked in the order a client can fix it (empty, too large, not an image
+    /// A buyer's or a staff member's upload: checked in the order a client can fix it (empty, too large, not an image
     /// type, too many uploads), then decoded within `media.max_pixels` and stored. Nothing is
     /// written unless every rendition was made.
-    public func upload(_ bytes: [UInt8], contentType: String?, by user: UserID) throws -> StoredImage {
+    public func upload(_ bytes: [UInt8], contentType: String?, by uploader: Uploader) throws -> StoredImage {
         guard !bytes.isEmpty else { throw MediaError.empty }
         guard bytes.count <= settings.maxUploadBytes else {
             throw MediaError.tooLarge(bytes: bytes.count, limit: settings.maxUploadBytes)
         }
         let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let type, Self.acceptedTypes.contains(type) else { throw MediaError.notAnImage }
-        try throttle.admit(user.rawValue, at: clock.unixNow)
+        try throttle.admit(uploader, at: clock.unixNow)
         return try store(bytes)
     }
 
@@ -138,4 +138,11 @@ public final class MediaLibrary: Sendable {
             throw error
         }
     }
+}
+
+/// Who uploads a picture: a buyer (after-sale photos) or a staff member (delivery photos,
+/// product pictures); each has their own per-minute allowance.
+public enum Uploader: Hashable, Sendable {
+    case buyer(UserID)
+    case staff(StaffID)
 }
