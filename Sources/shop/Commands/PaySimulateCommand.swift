@@ -17,7 +17,7 @@ struct PaySimulateCommand: Command {
 
         Builds a mockpay notification for the order's latest mockpay payment (starting one if there
         is none), signs it with payments.mockpay_secret and posts it to
-        BASE_URL/api/v1/webhooks/payments/mockpay, as the provider would. BASE_URL defaults to
+        \(PaymentWebhooks.notifyURL(base: "BASE_URL", provider: .mockpay)), as the provider would. BASE_URL defaults to
         http://server.host:server.port. Says what happened to the order (paid, still pending,
         already paid) and prints the server's answer. `--status refunded` confirms the order's
         mockpay refund (after the buyer cancelled it paid), as mockpay's refund event would.
