@@ -40,8 +40,9 @@ struct PaySimulateCommand: Command {
         guard ["succeeded", "failed", "refunded"].contains(status) else {
             throw UsageError(description: say(zh: "--status 必须是 succeeded、failed 或 refunded", en: "--status must be succeeded, failed or refunded"))
         }
-        let config = try ShopEnvironment.config(arguments)
-        let base = arguments.option("url") ?? "http://\(config.server.host):\(config.server.port)"
+        let settings = try ShopEnvironment.settings(arguments)
+        let config = settings.shop
+        let base = arguments.option("url") ?? "http://\(settings.server.host):\(settings.server.port)"
         guard let url = URL(string: PaymentWebhooks.notifyURL(base: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")),
                                                              provider: .mockpay)),
               url.scheme == "http" || url.scheme == "https" else {
