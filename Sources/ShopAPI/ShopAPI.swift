@@ -16,12 +16,14 @@ public struct ShopAPI: Sendable {
     /// Where `HTTP.Server` moves requests that must wait (hashing, providers, a busy pool).
     public let offloadTargets: [BulkheadName: OffloadTarget]
 
+    /// `server`: the HTTP settings the routes need (body limit, trusted proxies, CORS origins).
     /// `document`: the OpenAPI document served at `/openapi.json` (`shop` passes the one built into
     /// it); without it, the file at `documentPath`, relative to the working directory.
-    public init(shop: Shop, documentPath: String = "openapi.json", document: [UInt8]? = nil, metrics: MetricsRegistry = MetricsRegistry()) {
+    public init(shop: Shop, server: ServerSettings = ServerSettings(), documentPath: String = "openapi.json", document: [UInt8]? = nil,
+                metrics: MetricsRegistry = MetricsRegistry()) {
         let offloadTargets = ShopBulkheads.make(shop.config)
         self.offloadTargets = offloadTargets
-        bodyLimits = ["POST \(UploadController.path)": max(shop.config.media.maxUploadBytes, shop.config.server.maxBodyBytes)]
+        bodyLimits = ["POST \(UploadController.path)": max(shop.config.media.maxUploadBytes, server.maxBodyBytes)]
         let shopMetrics = ShopMetrics(registry: metrics, database: shop.reads)
         shopMetrics.sampleBulkheads(offloadTargets.values.map(\.bulkhead), providers: shop.payments.guardian)
         self.metrics = shopMetrics
@@ -46,7 +48,7 @@ public struct ShopAPI: Sendable {
         }
         let root = routes.group("")
         HealthController(shop: shop).register(root)
-        let proxies = (try? TrustedProxies(parsing: shop.config.server.trustedProxies)) ?? .none
+        let proxies = (try? TrustedProxies(parsing: server.trustedProxies)) ?? .none
         let origin = ShopOrigin(config: shop.config, proxies: proxies)
         DocsController(document: document ?? FileManager.default.contents(atPath: documentPath).map { [UInt8]($0) }, pageDirectory: Bundle.module.url(forResource: "DocsPage", withExtension: nil),
                        origin: origin).register(root)
@@ -86,9 +88,9 @@ public struct ShopAPI: Sendable {
         }
         let router = Router(routes)
         self.router = router
-        // CORS sits outside the error mapping (and never opens the operators' desk to other origins), so error answers carry its headers too, and inside
-        // the metrics, so a preflight it answers is counted.
-        let cors = CORSMiddleware(policy: CORSPolicy(origins: shop.config.server.corsOrigins,
+        // CORS sits outside the error mapping, so error answers carry its headers too, and inside
+        // the metrics, so a preflight it answers is counted; it never opens the operators' desk to other origins.
+        let cors = CORSMiddleware(policy: CORSPolicy(origins: server.corsOrigins,
                                                      closedPrefixes: ["\(Self.prefix)/admin", "/admin"]), router: router)
         self.responder = ([requestID, counting] + developmentOnly + [cors, errors]).wrapping { request, context in
             try router.respond(to: request, context: context)

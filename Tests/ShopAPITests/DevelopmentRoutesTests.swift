@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -10,8 +11,8 @@ import Testing
 @Suite("Development-only routes")
 struct DevelopmentRoutesTests {
     /// A development shop with one unpaid order; answers the buyer and the simulate path.
-    private func unpaidOrder(_ configure: (inout Config) -> Void = { _ in }) throws -> (TestAPI, OrderAPIBuyer, String) {
-        let api = try TestAPI(configure)
+    private func unpaidOrder(server: ServerSettings = ServerSettings()) throws -> (TestAPI, OrderAPIBuyer, String) {
+        let api = try TestAPI(server: server)
         let sku = try #require(try api.orderSeed([("A", "10.00", 5)])["A"])
         let buyer = try api.orderBuyer("13900000001")
         let placed = try api.orderPlace(buyer, key: "k1", api.orderBuyNowBody(buyer, [(sku, 1)]))
@@ -55,7 +56,7 @@ struct DevelopmentRoutesTests {
     }
 
     @Test func trustingAProxyDoesNotLetItsClientsIn() throws {
-        let (api, buyer, path) = try unpaidOrder { $0.server.trustedProxies = "127.0.0.1" }
+        let (api, buyer, path) = try unpaidOrder(server: .with { $0.trustedProxies = "127.0.0.1" })
         let viaProxy = try simulate(api, path, token: buyer.token, from: "127.0.0.1", [("X-Forwarded-For", "127.0.0.1")])
         expectError(viaProxy, 404, "not_found")
     }

@@ -12,9 +12,9 @@ struct DocsAPITests {
     static let documentPath = Repository.root().appendingPathComponent("openapi.json").path
 
     /// A test shop's API serving the repository's document, with `configure` applied first.
-    private func api(_ configure: (inout Config) -> Void = { _ in }) throws -> (TestAPI, ShopAPI) {
-        let app = try TestAPI(configure)
-        return (app, ShopAPI(shop: app.shop, documentPath: Self.documentPath))
+    private func api(server: ServerSettings = ServerSettings(), _ configure: (inout Config) -> Void = { _ in }) throws -> (TestAPI, ShopAPI) {
+        let app = try TestAPI(server: server, configure)
+        return (app, ShopAPI(shop: app.shop, server: app.server, documentPath: Self.documentPath))
     }
 
     private func send(_ api: ShopAPI, _ method: String, _ path: String, _ headers: [(String, String)] = [],
@@ -95,7 +95,7 @@ struct DocsAPITests {
     }
 
     @Test func behindATrustedProxyTheServersFollowItsForwardedSchemeAndHost() throws {
-        let (_, api) = try api { $0.server.trustedProxies = "10.0.0.0/8" }
+        let (_, api) = try api(server: .with { $0.trustedProxies = "10.0.0.0/8" })
         let forwarded = [("Host", "127.0.0.1:8081"), ("X-Forwarded-Host", "shop.example"), ("X-Forwarded-Proto", "https")]
         let viaProxy = try send(api, "GET", "/openapi.json", forwarded, from: "10.0.0.5")
         #expect((viaProxy.json["servers"] as? [[String: Any]])?.first?["url"] as? String == "https://shop.example")
@@ -104,10 +104,9 @@ struct DocsAPITests {
     }
 
     @Test func withAPublicURLTheServersNameItWhateverTheRequestSays() throws {
-        let (_, api) = try api {
+        let (_, api) = try api(server: .with { $0.trustedProxies = "10.0.0.0/8" }) {
             $0.app.env = .production
             $0.app.publicURL = "https://floral.example.cn/"
-            $0.server.trustedProxies = "10.0.0.0/8"
         }
         let forged = [("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"), ("X-Forwarded-Proto", "http")]
         for peer in ["10.0.0.5", "203.0.113.9"] {
@@ -136,7 +135,7 @@ struct DocsAPITests {
     }
 
     @Test func aConfiguredOriginGetsCORSOnAnswersErrorsAnd304s() throws {
-        let (_, api) = try api { $0.server.corsOrigins = ["https://shop.example"] }
+        let (_, api) = try api(server: .with { $0.corsOrigins = ["https://shop.example"] })
         let origin = ("Origin", "https://shop.example")
         let preflight = try send(api, "OPTIONS", "/api/v1/cart", [origin, ("Access-Control-Request-Method", "DELETE"),
                                                                   ("Access-Control-Request-Headers", "authorization")])

@@ -121,10 +121,9 @@ struct SharePageTests {
     }
 
     @Test func inProductionOnlyThePublicURLNamesTheOriginWhateverTheHostOrAProxySays() throws {
-        let app = try TestAPI {
+        let app = try TestAPI(server: .with { $0.trustedProxies = "10.0.0.0/8" }) {
             $0.app.env = .production
             $0.app.publicURL = "https://floral.example.cn"
-            $0.server.trustedProxies = "10.0.0.0/8"
         }
         let id = try #require(try app.shareSeed([("ROSE", "玫瑰", "", "/media/demo/rose-red.svg", "on_sale")])["ROSE"])
         let forged = [("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"), ("X-Forwarded-Proto", "http"),
@@ -152,7 +151,7 @@ struct SharePageTests {
         #expect(unchanged.status == 304)
         #expect(unchanged.headers["Vary"] == "Host" && unchanged.headers["Cache-Control"] == "private, max-age=300")
 
-        let proxied = try TestAPI { $0.server.trustedProxies = "10.0.0.0/8" }
+        let proxied = try TestAPI(server: .with { $0.trustedProxies = "10.0.0.0/8" })
         let proxiedID = try #require(try proxied.shareSeed([("ROSE", "玫瑰", "", "", "on_sale")])["ROSE"])
         let viaProxy = try proxied.send("GET", "/share/products/\(proxiedID)", headers: [("Host", "node1:8081"),
             ("X-Forwarded-Host", "shop.example"), ("X-Forwarded-Proto", "https"), ("Accept", "text/html")], from: "10.0.0.5")

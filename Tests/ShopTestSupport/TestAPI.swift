@@ -39,9 +39,13 @@ public final class TestAPI: @unchecked Sendable {
     public var sender: CapturingCodeSender { testShop.sender }
     public var shop: Shop { testShop.shop }
 
-    public init(_ configure: (inout Config) -> Void = { _ in }) throws {
+    /// The HTTP settings `api` was built with.
+    public let server: ServerSettings
+
+    public init(server: ServerSettings = ServerSettings(), _ configure: (inout Config) -> Void = { _ in }) throws {
         testShop = try TestShop(directoryPrefix: "shopapi-tests", processesImages: true, configure)
-        api = ShopAPI(shop: testShop.shop)
+        self.server = server
+        api = ShopAPI(shop: testShop.shop, server: server)
     }
 
     /// Sends one request through the whole middleware chain; `json` is serialised as the body.
@@ -80,5 +84,14 @@ public final class TestAPI: @unchecked Sendable {
     public func token(for phone: String) throws -> String {
         guard let token = try register(phone)["token"] as? String else { throw FixtureError("no token") }
         return token
+    }
+}
+
+extension ServerSettings {
+    /// The defaults with `change` made: `TestAPI(server: .with { $0.trustedProxies = "10.0.0.0/8" })`.
+    public static func with(_ change: (inout ServerSettings) -> Void) -> ServerSettings {
+        var settings = ServerSettings()
+        change(&settings)
+        return settings
     }
 }

@@ -90,7 +90,7 @@ struct CatalogController {
     }
 
     /// The body kept for `key` if `read`, given its version, finds nothing changed; else what
-    /// `read` answers, encoded and kept when versioned. Then 200 with ETag, or 304.
+    /// `read` answers, encoded and kept at its version. Then 200 with ETag, or 304.
     private func answer<Value>(_ request: Request, key: CatalogCacheKey, cacheControl: String,
                                read: (Int64?) throws -> Versioned<Value>,
                                encode: (Value) throws -> Response) throws -> Response {
@@ -102,7 +102,7 @@ struct CatalogController {
             representation = held.representation
         case .current(let value, let version):
             representation = Representation(body: try encode(value).body)
-            if let version { cache.store(representation, for: key, at: version) }
+            cache.store(representation, for: key, at: version)
         }
         var headers = Headers()
         headers.set("Content-Type", "application/json; charset=utf-8")

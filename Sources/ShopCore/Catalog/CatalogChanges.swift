@@ -1,9 +1,17 @@
 import SQL
 
-/// The catalogue's change counters (migration 0015): triggers move them in the same transaction
-/// as any change to a product, its SKUs and images, or a category, so a version read from the
-/// database says whether a copy made earlier, on this node or another, is still what the
-/// database holds.
+/// The catalogue's versions, and the only code that reads them. Triggers move them in the same
+/// transaction as the change, so a version read from the database says whether a copy made
+/// earlier, on this node or another, is still what the database holds.
+///
+/// Two counters, because they answer two questions and merging them would cost either way:
+/// - `catalog_changes` (0015, 64 shards): anything a catalogue response shows moved, stock and
+///   sales included, so every order moves it. Kept responses (`version`, `version(of:)`).
+/// - `catalog_version` (0008, text changes since 0013, once per transaction on PostgreSQL since
+///   0018): which products a list or search can find moved. Orders do not move it, so list totals
+///   and a search's tier counts (`indexVersion`), the costly part of a list, outlive every sale.
+///   Keying those by `catalog_changes` would recount after each order; keying responses by
+///   `catalog_version` would serve stale stock.
 struct CatalogChanges {
     /// Counters in the table, one per `product_id % shards` (the migration's CHECK says the same).
     static let shards: Int64 = 64
@@ -22,8 +30,8 @@ struct CatalogChanges {
         try db.scalarInt("SELECT CAST(SUM(version) AS BIGINT) FROM catalog_changes") ?? 0
     }
 
-    /// The version of which products a list or search can find (`catalog_version`, migration
-    /// 0013): what list totals and a search's counts are kept at. Sales do not move it.
+    /// The version of which products a list or search can find (`catalog_version`): what list
+    /// totals and a search's counts are kept at. Sales and stock do not move it.
     func indexVersion(_ db: any SQLConnection) throws -> Int64 {
         try db.scalarInt("SELECT version FROM catalog_version WHERE id = 1") ?? 0
     }
@@ -43,7 +51,7 @@ struct CatalogChanges {
 public enum Versioned<Value: Sendable>: Sendable {
     /// Nothing the read covers changed since the caller's version: its copy is current.
     case unchanged
-    /// The answer as the database holds it now, read in the same transaction as `version`
-    /// (nil for a read that is not to be kept, such as a search, recorded each time it is made).
-    case current(Value, version: Int64?)
+    /// The answer as the database holds it now, read in the same transaction as `version`: the
+    /// version to hold it at (a search's page too; it is recorded whether or not it is read again).
+    case current(Value, version: Int64)
 }

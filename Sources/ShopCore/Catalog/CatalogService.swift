@@ -31,11 +31,8 @@ public struct CatalogService: Sendable {
         try pool.read { db in try store.hasProducts(db) }
     }
 
-    public func categoryTree() throws -> [CategoryNode] {
-        try pool.read { db in try store.categoryTree(db) }
-    }
-
-    /// The category tree, unless nothing in the catalogue changed since version `known`.
+    /// The category tree, unless nothing in the catalogue changed since version `known` (nil: the
+    /// caller holds no copy).
     public func categoryTree(unlessAt known: Int64?) throws -> Versioned<[CategoryNode]> {
         // The usual answer, "unchanged", costs one statement; a change reads again in one snapshot.
         if let known, try pool.readEach({ try changes.version($0) }) == known { return .unchanged }
@@ -46,28 +43,13 @@ public struct CatalogService: Sendable {
         }
     }
 
-    /// On-sale products matching the query; a search is counted for the hot keywords with who searched
-    /// and whether it found anything (a keyword that could never be hot is not counted), and past
-    /// `search.max_per_minute_per_ip` searches a minute from one address is `tooManySearches`.
-    public func products(_ query: ProductQuery) throws -> Page<ProductSummary> {
-        try Self.validatePrices(query)
-        var query = query
-        query.text = try SearchText.normalize(query.text)
-        try admit(query)
-        let page = try pool.read { db in
-            if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
-            return try store.products(query, db)
-        }
-        if let text = query.text, query.page.page == 1, SearchText.mayBeHot(text) {
-            recorder.record(text.lowercased(), searcher: query.searcher?.key ?? "", found: page.total > 0, at: clock.unixNow)
-        }
-        return page
-    }
-
-    /// A page of on-sale products, unless nothing in the catalogue changed since version `known`
-    /// (a version of the whole catalogue: every product's stock, price, sales, text and status).
-    /// A search is recorded (and limited) either way, as `products(_:)` does: an unchanged answer found
-    /// what it found at that version, which the index's cached counts say without ranking anything.
+    /// A page of on-sale products matching the query, unless nothing in the catalogue changed since
+    /// version `known` (a version of the whole catalogue: every product's stock, price, sales, text
+    /// and status; nil: the caller holds no copy). A search is counted for the hot keywords either
+    /// way, with who searched and whether it found anything (a keyword that could never be hot is not
+    /// counted): an unchanged answer found what it found at that version, which the index's cached
+    /// counts say without ranking anything. Past `search.max_per_minute_per_ip` searches a minute
+    /// from one address is `tooManySearches`.
     public func products(_ query: ProductQuery, unlessAt known: Int64?) throws -> Versioned<Page<ProductSummary>> {
         try Self.validatePrices(query)
         var query = query

@@ -4,12 +4,12 @@ import CurlClient
 import Foundation
 import SQL
 
-/// Payment attempts and the providers' signed notifications. A notification is verified over its
-/// raw bytes first; then, in one transaction, it is recorded once (its provider event id is the
-/// key) and applied: the order becomes paid through the order life cycle at most once.
 /// The address a provider posts its notifications about a payment to, from the shop's public base URL.
 public typealias PaymentNotifyURL = @Sendable (_ publicBaseURL: String, _ provider: PaymentProvider) -> String
 
+/// Payment attempts and the providers' signed notifications. A notification is verified over its
+/// raw bytes first; then, in one transaction, it is recorded once (its provider event id is the
+/// key) and applied: the order becomes paid through the order life cycle at most once.
 public struct PaymentService: Sendable {
     let pool: any Database
     let settings: Config.Payments

@@ -1,35 +1,11 @@
 import Foundation
 
-/// Every setting of the shop, typed, with its default (`Config/shop.json` repeats the defaults, and a
-/// test keeps the two equal); `Config.settings` reads and checks each key. Each key can be
-/// overridden by `SHOP_<SECTION>_<KEY>` in the environment. A bad value stops start-up with a
-/// message naming the key.
+/// Every setting of the shop's services, typed, with its default (`Config/shop.json` repeats the
+/// defaults, and a test keeps the two equal); `Config.settings` reads and checks each key. Each key
+/// can be overridden by `SHOP_<SECTION>_<KEY>` in the environment. A bad value stops start-up with
+/// a message naming the key. The HTTP server's `server.*` settings share the file but not this
+/// type: ShopAPI's `ServerSettings` holds them.
 public struct Config: Sendable {
-    public struct Server: Sendable {
-        public var host = "127.0.0.1"
-        public var port = 8080
-        /// 0 means two per core.
-        public var threads = 0
-        public var maxConnections = 1024
-        public var maxConnectionsPerIP = 64
-        public var maxBodyBytes = 1_048_576
-        public var idleTimeoutSeconds = 30
-        /// The most a request (headers and body) may take to arrive; an idle keep-alive connection too.
-        public var requestTimeoutSeconds = 10
-        /// Comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed.
-        public var trustedProxies = ""
-        /// Origins (`https://shop.example`) whose pages may call the API from a browser (CORS);
-        /// `*` for any, only when written out. Empty: no CORS headers at all.
-        public var corsOrigins: [String] = []
-        /// Where `GET /metrics` (Prometheus text) is served: loopback by default, apart from the API.
-        public var metricsHost = "127.0.0.1"
-        /// 0 turns the metrics endpoint off.
-        public var metricsPort = 9464
-        /// After SIGTERM/SIGINT, how long `/readyz` says 503 `draining` while requests are still
-        /// served, so a load balancer notices before the server stops accepting.
-        public var drainSeconds = 5
-    }
-
     public struct Database: Sendable {
         /// Which database: `sqlite:PATH`, or `postgresql://…` (libpq's connection string rules, so
         /// `PGPASSWORD`, `sslmode` and Unix sockets work). Empty: `sqlite:` + `path`.
@@ -186,7 +162,6 @@ public struct Config: Sendable {
         public var tokenLifetimeHours = 12
     }
 
-    public var server = Server()
     public var database = Database()
     public var cart = Cart()
     public var verification = Verification()
@@ -311,28 +286,5 @@ public struct Config: Sendable {
             throw ConfigError(key: "app.public_url", reason: "must be an http:// or https:// address with no query, such as https://shop.example.com")
         }
         return url
-    }
-
-    /// What `shop serve` warns about at start in development, one line each naming its key: a
-    /// server others can reach, or one behind a proxy (`server.trusted_proxies`), which is how
-    /// development-only routes and secrets end up facing the network.
-    public var developmentWarnings: [String] {
-        guard app.env == .development else { return [] }
-        var warnings: [String] = []
-        if !listensOnLoopbackOnly {
-            warnings.append("development server listening on a non-loopback address (server.host \(server.host)): "
-                            + "development secrets and the log code sender are reachable from the network")
-        }
-        if !server.trustedProxies.trimmingCharacters(in: .whitespaces).isEmpty {
-            warnings.append("DEVELOPMENT MODE BEHIND A PROXY (server.trusted_proxies is set): development secrets, mockpay "
-                            + "and the log code sender face whoever reaches the proxy; development-only routes answer "
-                            + "only requests from this machine that no proxy forwarded. Use app.env=production for a shop behind a proxy.")
-        }
-        return warnings
-    }
-
-    /// Whether `server.host` is reachable only from this machine.
-    public var listensOnLoopbackOnly: Bool {
-        ["127.0.0.1", "::1", "localhost"].contains(server.host) || server.host.hasPrefix("127.")
     }
 }

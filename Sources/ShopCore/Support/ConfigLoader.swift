@@ -1,27 +1,42 @@
 import Foundation
 
-extension Config {
-    /// Defaults, then the JSON file at `path` (if given), then `SHOP_<SECTION>_<KEY>` variables.
-    public static func load(path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Config {
-        var values: [String: String] = [:]
+/// The settings file and the environment, as text by key: what every table of settings reads
+/// (`Config.settings` here, the HTTP server's `server.*` in ShopAPI), so one file and one naming
+/// (`SHOP_<SECTION>_<KEY>`) serve both.
+public struct SettingsSource: Sendable {
+    /// The file's settings, `section.key` → text.
+    let file: [String: String]
+    let environment: [String: String]
+
+    /// The JSON file at `path` (if given; it must exist and be an object of sections) and `environment`.
+    public init(path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let path {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigError(key: "--config", reason: "cannot read \(path)")
             }
-            values = try flatten(data, source: path)
+            file = try Self.flatten(data, source: path)
+        } else {
+            file = [:]
         }
-        for setting in Config.settings {
-            if let value = environment[setting.environmentVariable] { values[setting.key] = value }
+        self.environment = environment
+    }
+
+    /// Reads each of `settings` into `root`: its `SHOP_<SECTION>_<KEY>` variable, else the file;
+    /// a setting in neither keeps the value `root` holds (the default).
+    public func read<Root>(_ settings: [Setting<Root>], into root: inout Root) throws {
+        for setting in settings {
+            if let text = environment[setting.environmentVariable] ?? file[setting.key] { try setting.read(text, into: &root) }
         }
-        for key in values.keys where !Config.keys.contains(key) {
+    }
+
+    /// Throws naming a key of the file that is not among `known`; with `sections`, only keys of
+    /// those sections are looked at (the others are their own table's to check).
+    public func refuseUnknownKeys(_ known: [String], inSections sections: Set<String>? = nil) throws {
+        let known = Set(known)
+        for key in file.keys.sorted() where !known.contains(key) {
+            if let sections, let section = key.split(separator: ".").first, !sections.contains(String(section)) { continue }
             throw ConfigError(key: key, reason: "unknown setting")
         }
-        var config = Config()
-        for setting in Config.settings {
-            if let text = values[setting.key] { try setting.read(text, into: &config) }
-        }
-        if config.server.threads == 0 { config.server.threads = 2 * ProcessInfo.processInfo.activeProcessorCount }
-        return config
     }
 
     /// `{"server": {"port": 8080}}` → `["server.port": "8080"]`.
@@ -51,4 +66,22 @@ extension Config {
         }
         return values
     }
+}
+
+extension Config {
+    /// The shop's settings from `source`; keys of sections `Config` has none of (the HTTP
+    /// server's `server.*`) are left to their own table.
+    public init(_ source: SettingsSource) throws {
+        try source.refuseUnknownKeys(Config.keys, inSections: Config.sections)
+        self.init()
+        try source.read(Config.settings, into: &self)
+    }
+
+    /// Defaults, then the JSON file at `path` (if given), then `SHOP_<SECTION>_<KEY>` variables.
+    public static func load(path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Config {
+        try Config(SettingsSource(path: path, environment: environment))
+    }
+
+    /// The sections of the file `Config` reads (`database`, `auth`, …).
+    static let sections = Set(keys.compactMap { $0.split(separator: ".").first.map(String.init) })
 }

@@ -1,3 +1,5 @@
+import ShopAPI
+
 /// The Chinese summary and usage of each command, by its words (`"orders list"`): what `shop help`
 /// and `--help` print under a `zh*` locale. The English stays beside each command.
 enum ChineseHelp {
@@ -140,7 +142,7 @@ enum ChineseHelp {
             用法：shop pay simulate NUMBER [--status succeeded|failed|refunded] [--url BASE_URL] [--config PATH]
 
             为订单最近一次 mockpay 支付（没有则发起一次）生成 mockpay 通知，用 payments.mockpay_secret
-            签名后发到 BASE_URL/api/v1/webhooks/payments/mockpay，如同支付机构所为。BASE_URL 默认为
+            签名后发到 \(PaymentWebhooks.notifyURL(base: "BASE_URL", provider: .mockpay))，如同支付机构所为。BASE_URL 默认为
             http://server.host:server.port。说明订单的结果（已付款、仍待付款、早已付款）并打印服务器的
             回答。`--status refunded` 确认订单的 mockpay 退款。
             """,

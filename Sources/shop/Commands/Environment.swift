@@ -11,9 +11,14 @@ import ShopMigrations
 
 /// Loads settings and opens the shop the way every command does.
 enum ShopEnvironment {
+    /// The shop's settings (`settings(_:)` without the HTTP server's).
+    static func config(_ arguments: Arguments) throws -> Config {
+        try settings(arguments).shop
+    }
+
     /// `--config PATH` (which must exist), else `Config/shop.json` of the working directory when
     /// present, else the built-in defaults; then the environment. `-v` says which.
-    static func config(_ arguments: Arguments) throws -> Config {
+    static func settings(_ arguments: Arguments) throws -> ShopSettings {
         var path = arguments.option("config")
         if let path, !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure(description: say(zh: "找不到配置文件 \(absolute(path))（--config）",
@@ -22,12 +27,13 @@ enum ShopEnvironment {
         if path == nil, FileManager.default.fileExists(atPath: "Config/shop.json") {
             path = "Config/shop.json"
         }
-        let config = try Config.load(path: path)
+        let settings = try ShopSettings.load(path: path)
+        let config = settings.shop
         verbose(path.map { say(zh: "配置：\(absolute($0))", en: "config: \(absolute($0))") }
                 ?? say(zh: "配置：内置默认值（\(absolute("Config/shop.json")) 不存在）",
                        en: "config: built-in defaults (no \(absolute("Config/shop.json")))"))
         verbose(say(zh: "数据库：\(describe(config.databaseLocation))", en: "database: \(describe(config.databaseLocation))"))
-        return config
+        return settings
     }
 
     /// `path` from the working directory, as an operator can look it up.

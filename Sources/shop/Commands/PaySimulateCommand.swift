@@ -17,7 +17,7 @@ struct PaySimulateCommand: Command {
 
         Builds a mockpay notification for the order's latest mockpay payment (starting one if there
         is none), signs it with payments.mockpay_secret and posts it to
-        BASE_URL/api/v1/webhooks/payments/mockpay, as the provider would. BASE_URL defaults to
+        \(PaymentWebhooks.notifyURL(base: "BASE_URL", provider: .mockpay)), as the provider would. BASE_URL defaults to
         http://server.host:server.port. Says what happened to the order (paid, still pending,
         already paid) and prints the server's answer. `--status refunded` confirms the order's
         mockpay refund (after the buyer cancelled it paid), as mockpay's refund event would.
@@ -40,8 +40,9 @@ struct PaySimulateCommand: Command {
         guard ["succeeded", "failed", "refunded"].contains(status) else {
             throw UsageError(description: say(zh: "--status 必须是 succeeded、failed 或 refunded", en: "--status must be succeeded, failed or refunded"))
         }
-        let config = try ShopEnvironment.config(arguments)
-        let base = arguments.option("url") ?? "http://\(config.server.host):\(config.server.port)"
+        let settings = try ShopEnvironment.settings(arguments)
+        let config = settings.shop
+        let base = arguments.option("url") ?? "http://\(settings.server.host):\(settings.server.port)"
         guard let url = URL(string: PaymentWebhooks.notifyURL(base: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")),
                                                              provider: .mockpay)),
               url.scheme == "http" || url.scheme == "https" else {

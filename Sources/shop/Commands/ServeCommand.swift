@@ -26,19 +26,20 @@ struct ServeCommand: Command {
 
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config", "port", "env"])
-        var config = try ShopEnvironment.config(arguments)
+        var settings = try ShopEnvironment.settings(arguments)
         if let port = arguments.option("port") {
             guard let value = Int(port), (0...65_535).contains(value) else {
                 throw UsageError(description: say(zh: "--port 必须是 0 到 65535 的数", en: "--port must be a number from 0 to 65535"))
             }
-            config.server.port = value
+            settings.server.port = value
         }
         if let env = arguments.option("env") {
             guard let value = Config.App.Environment(rawValue: env) else {
                 throw UsageError(description: say(zh: "--env 必须是 development 或 production", en: "--env must be development or production"))
             }
-            config.app.env = value
+            settings.shop.app.env = value
         }
+        let (config, serverSettings) = (settings.shop, settings.server)
         if config.app.env == .production, !config.productionProblems.isEmpty {
             throw CommandFailure(description: "refusing to start in production: "
                                  + config.productionProblems.joined(separator: "; ")
@@ -46,30 +47,30 @@ struct ServeCommand: Command {
         }
         _ = try config.publicBaseURL()  // a missing (production) or malformed app.public_url stops the start, not a share page
         let logger = ShopEnvironment.logger(config)
-        for warning in config.developmentWarnings { logger.warning(warning) }
+        for warning in serverSettings.developmentWarnings(config.app.env) { logger.warning(warning) }
         let shop = try ShopEnvironment.openShop(config, logger: logger, create: true)
-        let api = ShopAPI(shop: shop, document: ShopBundle.openAPIDocument, metrics: MetricsRegistry())
+        let api = ShopAPI(shop: shop, server: serverSettings, document: ShopBundle.openAPIDocument, metrics: MetricsRegistry())
         let trustedProxies: TrustedProxies
         do {
-            trustedProxies = try TrustedProxies(parsing: config.server.trustedProxies)
+            trustedProxies = try TrustedProxies(parsing: serverSettings.trustedProxies)
         } catch {
             throw CommandFailure(description: "config server.trusted_proxies: \(error)")
         }
         var options = ServerOptions(
-            host: config.server.host, port: UInt16(config.server.port), threads: config.server.threads,
-            maxConnections: config.server.maxConnections, maxConnectionsPerIP: config.server.maxConnectionsPerIP,
-            maxBodyBytes: config.server.maxBodyBytes, idleTimeoutSeconds: config.server.idleTimeoutSeconds,
-            requestTimeoutSeconds: config.server.requestTimeoutSeconds, trustedProxies: trustedProxies)
+            host: serverSettings.host, port: UInt16(serverSettings.port), threads: serverSettings.threads,
+            maxConnections: serverSettings.maxConnections, maxConnectionsPerIP: serverSettings.maxConnectionsPerIP,
+            maxBodyBytes: serverSettings.maxBodyBytes, idleTimeoutSeconds: serverSettings.idleTimeoutSeconds,
+            requestTimeoutSeconds: serverSettings.requestTimeoutSeconds, trustedProxies: trustedProxies)
         options.bodyLimits = api.bodyLimits
         let server = Server(options: options, offload: api.offloadTargets, responder: api.responder)
         try server.start()
-        let metricsServer = MetricsEndpoint.start(config, registry: api.metrics.registry, logger: logger)
+        let metricsServer = MetricsEndpoint.start(serverSettings, registry: api.metrics.registry, logger: logger)
         let sweeper = BackgroundSweeper(shop: shop, logger: logger, onRun: { [metrics = api.metrics] in metrics.sweeperRun(succeeded: $0) })
         sweeper.start()
-        logger.info("serving", ["address": "http://\(config.server.host):\(server.port)", "env": config.app.env.rawValue,
-                                "threads": String(config.server.threads),
-                                "metrics": metricsServer.map { "http://\(config.server.metricsHost):\($0.port)/metrics" } ?? "off"])
-        let drainSeconds = config.server.drainSeconds
+        logger.info("serving", ["address": "http://\(serverSettings.host):\(server.port)", "env": config.app.env.rawValue,
+                                "threads": String(serverSettings.threads),
+                                "metrics": metricsServer.map { "http://\(serverSettings.metricsHost):\($0.port)/metrics" } ?? "off"])
+        let drainSeconds = serverSettings.drainSeconds
         ShutdownSignals.wait { signal in
             shop.startDraining()
             logger.info("draining", ["signal": signal, "seconds": String(drainSeconds)])

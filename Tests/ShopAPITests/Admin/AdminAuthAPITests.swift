@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -113,7 +114,7 @@ struct AdminAuthAPITests {
     }
 
     @Test func adminRoutesNeverAnswerCORSEvenToAnAllowedOrigin() throws {
-        let app = try TestAPI { $0.server.corsOrigins = ["https://shop.example"] }
+        let app = try TestAPI(server: .with { $0.corsOrigins = ["https://shop.example"] })
         let token = try app.staffToken(.owner)
         let admin = try app.send("GET", "/api/v1/admin/me", token: token, headers: [("Origin", "https://shop.example")])
         #expect(admin.status == 200 && admin.headers["Access-Control-Allow-Origin"] == nil)

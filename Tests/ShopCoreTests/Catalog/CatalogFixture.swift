@@ -133,6 +133,6 @@ extension TestShop {
     func catalogTitles(_ text: String? = nil, category: CategoryID? = nil, min: Int64? = nil, max: Int64? = nil,
                 sort: ProductSort? = nil, page: Int = 1, perPage: Int = 20) throws -> [String] {
         try catalogService.products(ProductQuery(categoryID: category, text: text, minPriceCents: min, maxPriceCents: max, sort: sort,
-                                          page: try PageRequest(page: page, perPage: perPage))).items.map(\.title)
+                                          page: try PageRequest(page: page, perPage: perPage)), unlessAt: nil).current.items.map(\.title)
     }
 }

@@ -31,7 +31,7 @@ struct CatalogHotKeywordTests {
         let user = try fixture.register("13800000001").user.id
         for index in 0..<5 {
             _ = try fixture.catalogService.products(ProductQuery(text: "玫瑰", page: try PageRequest(),
-                                                                 searcher: Visitor(user: user, clientIP: "10.7.0.\(index)")))
+                                                                 searcher: Visitor(user: user, clientIP: "10.7.0.\(index)")), unlessAt: nil).current
         }
         #expect(try fixture.catalogService.hotKeywords().isEmpty)
     }

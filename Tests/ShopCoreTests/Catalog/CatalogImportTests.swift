@@ -353,7 +353,7 @@ struct CatalogImportTests {
             CatalogLine(product: "C", sku: "C-1", category: "花束/百合"),
             CatalogLine(product: "D", sku: "D-1", category: "绿植"),
         ])
-        let tree = try fixture.catalogService.categoryTree()
+        let tree = try fixture.catalogService.categoryTree(unlessAt: nil).current
         #expect(tree.map(\.name) == ["花束", "绿植"])
         #expect(tree.allSatisfy { $0.parentID == nil })
         let bouquets = try #require(tree.first)

@@ -7,7 +7,7 @@ import Testing
 struct CatalogListTotalTests {
     private func total(_ fixture: TestShop, category: CategoryID? = nil, min: Int64? = nil) throws -> Int {
         try fixture.catalogService.products(ProductQuery(categoryID: category, minPriceCents: min,
-                                                          page: try PageRequest(page: 1, perPage: 1))).total
+                                                          page: try PageRequest(page: 1, perPage: 1)), unlessAt: nil).current.total
     }
 
     @Test func aCachedTotalFollowsEveryImportThatChangesTheList() throws {

@@ -95,13 +95,13 @@ struct CatalogListingTests {
 
     @Test func aPageReportsTheTotalAndItsOwnNumbers() throws {
         let fixture = try sortingShop()
-        let page = try fixture.catalogService.products(ProductQuery(sort: .priceAscending, page: try PageRequest(page: 2, perPage: 3)))
+        let page = try fixture.catalogService.products(ProductQuery(sort: .priceAscending, page: try PageRequest(page: 2, perPage: 3)), unlessAt: nil).current
         #expect(page.total == 7)
         #expect(page.page == 2)
         #expect(page.perPage == 3)
         #expect(page.items.map(\.priceCents) == [10_000, 10_000, 10_000])
         // The lowest SKU gives the price; the second SKU of each is 20 yuan dearer.
-        #expect(try fixture.catalogService.products(ProductQuery(sort: .priceAscending, page: try PageRequest()))
+        #expect(try fixture.catalogService.products(ProductQuery(sort: .priceAscending, page: try PageRequest()), unlessAt: nil).current
             .items.first?.priceCents == 3_000)
     }
 
@@ -169,7 +169,7 @@ struct CatalogListingTests {
 
     @Test func theCategoryTreeNestsToAnyDepth() throws {
         let fixture = try categoryShop()
-        let tree = try fixture.catalogService.categoryTree()
+        let tree = try fixture.catalogService.categoryTree(unlessAt: nil).current
         #expect(tree.map(\.name) == ["花束", "绿植"])
         let roses = try #require(tree.first?.children.first)
         #expect(roses.name == "玫瑰")
@@ -184,7 +184,7 @@ struct CatalogListingTests {
         let fixture = try categoryShop()
         let offSale = try fixture.catalogProductID(code: "X1")
         #expect(!(try fixture.catalogTitles()).contains("下架玫瑰"))
-        #expect(try fixture.catalogService.products(ProductQuery(page: try PageRequest())).total == 4)
+        #expect(try fixture.catalogService.products(ProductQuery(page: try PageRequest()), unlessAt: nil).current.total == 4)
         #expect(try fixture.catalogTitles("下架").isEmpty)
         #expect(try fixture.catalogTitles("下架玫瑰").isEmpty)
         #expect(throws: CatalogError.productNotFound) { try fixture.catalogService.product(offSale) }
@@ -214,7 +214,7 @@ struct CatalogListingTests {
             CatalogLine(product: "IN", sku: "IN-1", title: "有货", stock: "0"),
             CatalogLine(product: "IN", sku: "IN-2", skuName: "19枝", title: "有货", stock: "1"),
         ])
-        let items = try fixture.catalogService.products(ProductQuery(page: try PageRequest())).items
+        let items = try fixture.catalogService.products(ProductQuery(page: try PageRequest()), unlessAt: nil).current.items
         #expect(Dictionary(uniqueKeysWithValues: items.map { ($0.title, $0.inStock) }) == ["售罄": false, "有货": true])
     }
 }

@@ -89,7 +89,7 @@ struct CatalogSearchTests {
     func specialInputIsSearchedAsTextAndNeverThrows(_ query: String) throws {
         let fixture = try searchShop()
         for sort in [nil, ProductSort.relevance, .newest] {
-            let page = try fixture.catalogService.products(ProductQuery(text: query, sort: sort, page: try PageRequest()))
+            let page = try fixture.catalogService.products(ProductQuery(text: query, sort: sort, page: try PageRequest()), unlessAt: nil).current
             #expect(page.page == 1)
             #expect(page.perPage == 20)
             #expect(page.total == page.items.count)
@@ -211,6 +211,6 @@ extension TestShop {
     /// One search of `text` by person number `person` (a client address of their own).
     func catalogSearch(_ text: String, by person: Int) throws {
         _ = try catalogService.products(ProductQuery(text: text, page: try PageRequest(),
-                                                     searcher: Visitor(user: nil, clientIP: "10.9.0.\(person)")))
+                                                     searcher: Visitor(user: nil, clientIP: "10.9.0.\(person)")), unlessAt: nil).current
     }
 }

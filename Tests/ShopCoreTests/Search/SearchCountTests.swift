@@ -44,7 +44,7 @@ struct SearchCountTests {
         let fixture = try shop()
         let other = CatalogService(pool: fixture.pool, search: fixture.shop.search, clock: fixture.shop.clock, logger: fixture.shop.logger, settings: fixture.shop.config.search)
         for person in 1...2 { try fixture.catalogSearch("玫瑰", by: person) }
-        _ = try other.products(ProductQuery(text: "玫瑰", page: try PageRequest(), searcher: Visitor(user: nil, clientIP: "10.9.0.3")))
+        _ = try other.products(ProductQuery(text: "玫瑰", page: try PageRequest(), searcher: Visitor(user: nil, clientIP: "10.9.0.3")), unlessAt: nil).current
         fixture.catalogService.flushSearches()
         other.flushSearches()
         try fixture.catalogSearch("玫瑰", by: 1)
@@ -104,14 +104,14 @@ struct SearchCountTests {
         fixture.clock.advance(by: TimeInterval(60 - start % 60 + 15))
         func search(from address: String, user: UserID? = nil, page: Int = 1) throws {
             _ = try fixture.catalogService.products(ProductQuery(text: "玫瑰", page: try PageRequest(page: page),
-                                                                 searcher: Visitor(user: user, clientIP: address)))
+                                                                 searcher: Visitor(user: user, clientIP: address)), unlessAt: nil).current
         }
         try search(from: "10.1.0.1")
         try search(from: "10.1.0.1", page: 2)
         try search(from: "10.1.0.1", user: UserID(7))
         #expect(throws: CatalogError.tooManySearches(retryAfter: 45)) { try search(from: "10.1.0.1") }
         try search(from: "10.1.0.2")
-        _ = try fixture.catalogService.products(ProductQuery(page: try PageRequest(), searcher: Visitor(user: nil, clientIP: "10.1.0.1")))
+        _ = try fixture.catalogService.products(ProductQuery(page: try PageRequest(), searcher: Visitor(user: nil, clientIP: "10.1.0.1")), unlessAt: nil).current
 
         for address in ["2001:db8:1:2::1", "2001:db8:1:2:ffff::9", "2001:db8:1:2::3"] { try search(from: address) }
         #expect(throws: CatalogError.tooManySearches(retryAfter: 45)) { try search(from: "2001:db8:1:2::77") }

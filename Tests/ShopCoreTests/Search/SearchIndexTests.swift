@@ -56,7 +56,7 @@ struct SearchIndexTests {
                         description: "主花材为玫瑰与洋桔梗"),
             CatalogLine(product: "LILY", sku: "LILY-1", title: "香水百合", category: "花束", description: "淡雅"),
         ])
-        let page = try fixture.catalogService.products(ProductQuery(text: "玫瑰", page: try PageRequest()))
+        let page = try fixture.catalogService.products(ProductQuery(text: "玫瑰", page: try PageRequest()), unlessAt: nil).current
         #expect(page.items.map(\.title) == ["春日混搭花束"])
         #expect(page.total == 1)
         #expect(try codes(fixture, "玫") == ["MIX"])
@@ -180,7 +180,7 @@ struct SearchIndexTests {
     @Test func aPageBeyondTheLastIsEmptyButKeepsTheTotal() throws {
         let fixture = try generatedShop()
         let total = try SearchOracle(fixture).codes("花").count
-        let page = try fixture.catalogService.products(ProductQuery(text: "花", page: try PageRequest(page: total / 20 + 2, perPage: 20)))
+        let page = try fixture.catalogService.products(ProductQuery(text: "花", page: try PageRequest(page: total / 20 + 2, perPage: 20)), unlessAt: nil).current
         #expect(page.items.isEmpty)
         #expect(page.total == total)
     }
@@ -214,7 +214,7 @@ struct SearchIndexTests {
         #expect(try codes(fixture, "芍") == ["TITLE"])
         #expect(try codes(fixture, "peony") == ["TITLE"])
         #expect(try codes(fixture, "满天星").contains("TITLE") == false)
-        #expect(try fixture.catalogService.products(ProductQuery(text: "满天星", page: try PageRequest())).total == 2)
+        #expect(try fixture.catalogService.products(ProductQuery(text: "满天星", page: try PageRequest()), unlessAt: nil).current.total == 2)
     }
 
     @Test func takingAProductOffSaleDropsItFromSearchAndPuttingItBackRestoresIt() throws {
@@ -225,7 +225,7 @@ struct SearchIndexTests {
         ])
         for query in ["雏", "雏菊", "满天星花束"] {
             #expect(try codes(fixture, query) == ["TITLE", "DESC"])
-            #expect(try fixture.catalogService.products(ProductQuery(text: query, page: try PageRequest())).total == 2)
+            #expect(try fixture.catalogService.products(ProductQuery(text: query, page: try PageRequest()), unlessAt: nil).current.total == 2)
         }
         try fixture.importCatalogLines([
             CatalogLine(product: "SUB", sku: "S-1", title: "精选礼盒", subtitle: "雏菊 Daisy 满天星花束 \"限量\" 5*", category: "礼盒"),
@@ -244,7 +244,7 @@ struct SearchIndexTests {
         }
         for query in ["星", "满天", "满天星"] {
             #expect(try codes(fixture, query) == ["TITLE", "DESC"], "\(query)")
-            #expect(try fixture.catalogService.products(ProductQuery(text: query, page: try PageRequest())).total == 2)
+            #expect(try fixture.catalogService.products(ProductQuery(text: query, page: try PageRequest()), unlessAt: nil).current.total == 2)
         }
         #expect(try fixture.pool.write { try searchIndexEntries(of: id, $0) } == 0)
     }
@@ -259,7 +259,7 @@ struct SearchIndexTests {
         #expect(!before.isEmpty)
         try fixture.importCatalogLines(lines)
         #expect(try fixture.pool.write { try searchIndexEntries($0) } == before)
-        #expect(try fixture.catalogService.products(ProductQuery(text: "换水", page: try PageRequest())).total == 30)
+        #expect(try fixture.catalogService.products(ProductQuery(text: "换水", page: try PageRequest()), unlessAt: nil).current.total == 30)
     }
 
     @Test func aSalesChangeReordersMatchesAtOnce() throws {

@@ -112,7 +112,7 @@ extension TestShop {
         while true {
             let result = try catalogService.products(ProductQuery(categoryID: category, text: query, minPriceCents: minPrice,
                                                                   maxPriceCents: maxPrice, sort: sort,
-                                                                  page: try PageRequest(page: page, perPage: perPage)))
+                                                                  page: try PageRequest(page: page, perPage: perPage)), unlessAt: nil).current
             totals.insert(result.total)
             ids += result.items.map(\.id)
             if result.items.isEmpty || result.items.count < perPage { break }

@@ -16,11 +16,6 @@ struct ConfigTests {
 
     /// A valid value for every key that differs from its default.
     static let overrides: [String: String] = [
-        "server.host": "0.0.0.0", "server.port": "9000", "server.threads": "3", "server.max_connections": "10",
-        "server.max_connections_per_ip": "5", "server.max_body_bytes": "2048", "server.idle_timeout_seconds": "7",
-        "server.request_timeout_seconds": "4", "server.trusted_proxies": "10.0.0.1, 192.168.0.0/16, fd00::/8",
-        "server.cors_origins": "https://shop.example,http://127.0.0.1:3000",
-        "server.metrics_host": "0.0.0.0", "server.metrics_port": "9100", "server.drain_seconds": "0",
         "database.url": "postgresql://shop@db.example:5432/shop", "database.read_url": "postgresql://shop@standby.example:5432/shop",
         "database.pool_size": "20", "database.pool_timeout_seconds": "2", "database.path": "/tmp/x.sqlite", "database.migrations_path": "/opt/migrations", "database.readers": "2",
         "cart.max_items": "50",
@@ -84,15 +79,6 @@ struct ConfigTests {
 
     @Test func theShippedFileGivesTheDocumentedDefaults() throws {
         let config = try Config.load(path: Self.shopJSON, environment: [:])
-        #expect(config.server.host == "127.0.0.1")
-        #expect(config.server.port == 8080)
-        #expect(config.server.threads == 2 * ProcessInfo.processInfo.activeProcessorCount)
-        #expect(config.server.maxConnections == 1024)
-        #expect(config.server.maxConnectionsPerIP == 64)
-        #expect(config.server.maxBodyBytes == 1_048_576)
-        #expect(config.server.idleTimeoutSeconds == 30)
-        #expect(config.server.requestTimeoutSeconds == 10)
-        #expect(config.server.trustedProxies == "")
         #expect(config.database.path == "data/shop.sqlite")
         #expect(config.database.migrationsPath == "")
         #expect(config.database.readers == 4)
@@ -125,10 +111,11 @@ struct ConfigTests {
         }
     }
 
+    /// Its own sections' keys; `server.*` is ShopAPI's (`ServerSettings`, tested there).
     @Test func theShippedFileListsExactlyTheKnownKeys() throws {
         let data = try #require(FileManager.default.contents(atPath: Self.shopJSON))
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
-        let fileKeys = Set(root.flatMap { section, entries in entries.keys.map { "\(section).\($0)" } })
+        let fileKeys = Set(root.filter { $0.key != "server" }.flatMap { section, entries in entries.keys.map { "\(section).\($0)" } })
         #expect(fileKeys.subtracting(Config.keys).sorted() == [], "in the file but unknown to Config")
         #expect(Set(Config.keys).subtracting(fileKeys).sorted() == [], "known to Config but missing from the file")
         #expect(Config.keys.count == Set(Config.keys).count, "no key listed twice")
@@ -145,9 +132,9 @@ struct ConfigTests {
         }
     }
 
-    @Test func aPortFromTheEnvironmentWins() throws {
-        let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_SERVER_PORT": "9000"])
-        #expect(config.server.port == 9000)
+    @Test func aSettingFromTheEnvironmentWinsOverTheShippedFile() throws {
+        let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_DATABASE_POOL_SIZE": "9"])
+        #expect(config.database.poolSize == 9)
         #expect(config.cart.maxItems == 99)
     }
 
@@ -159,18 +146,17 @@ struct ConfigTests {
     }
 
     @Test("A value that is not a number names its key", arguments: ["abc", "", "80.5", "8080x"])
-    func aNonNumericPortThrowsNamingTheKey(_ value: String) {
+    func aNonNumericCountThrowsNamingTheKey(_ value: String) {
         let error = #expect(throws: ConfigError.self) {
-            try Config.load(path: Self.shopJSON, environment: ["SHOP_SERVER_PORT": value])
+            try Config.load(path: Self.shopJSON, environment: ["SHOP_CART_MAX_ITEMS": value])
         }
-        #expect(error?.key == "server.port")
-        #expect(error?.description.contains("server.port") == true)
+        #expect(error?.key == "cart.max_items")
+        #expect(error?.description.contains("cart.max_items") == true)
     }
 
     @Test("An out-of-range value names its key", arguments: [
-        ("SHOP_SERVER_PORT", "70000", "server.port"), ("SHOP_SERVER_PORT", "-1", "server.port"),
         ("SHOP_CART_MAX_ITEMS", "0", "cart.max_items"), ("SHOP_DATABASE_READERS", "65", "database.readers"),
-        ("SHOP_SERVER_MAX_BODY_BYTES", "100", "server.max_body_bytes"),
+        ("SHOP_MEDIA_MAX_UPLOAD_BYTES", "100", "media.max_upload_bytes"),
         ("SHOP_APP_ENV", "staging", "app.env"), ("SHOP_APP_LOG_LEVEL", "loud", "app.log_level"),
         ("SHOP_VERIFICATION_SENDER", "pigeon", "verification.sender"), ("SHOP_AUTH_PEPPER", "", "auth.pepper"),
     ])
@@ -181,30 +167,15 @@ struct ConfigTests {
         #expect(error?.key == key)
     }
 
-    @Test("A trusted proxy that is not an address or CIDR block names its key", arguments: [
-        "10.0.0", "10.0.0.1/33", "::1/129", "10.0.0.1/", "proxy.internal", "10.0.0.1, 10.0.0.0/x",
-    ])
-    func aBadTrustedProxyIsRefused(_ value: String) throws {
-        #expect(throws: ConfigError.self) { try Config.load(path: nil, environment: ["SHOP_SERVER_TRUSTED_PROXIES": value]) }
-        do {
-            _ = try Config.load(path: nil, environment: ["SHOP_SERVER_TRUSTED_PROXIES": value])
-        } catch let error as ConfigError {
-            #expect(error.key == "server.trusted_proxies")
-        }
-        let good = try Config.load(path: nil, environment: ["SHOP_SERVER_TRUSTED_PROXIES": "10.0.0.1, 192.168.0.0/16, 2001:db8::/32"])
-        #expect(good.server.trustedProxies == "10.0.0.1, 192.168.0.0/16, 2001:db8::/32")
-    }
-
     @Test func environmentVariablesThatAreNotSettingsAreIgnored() throws {
-        let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_SERVER_PROT": "1", "PATH": "/bin"])
-        #expect(config.server.port == 8080)
+        let config = try Config.load(path: Self.shopJSON, environment: ["SHOP_CART_MAX_ITMES": "1", "PATH": "/bin"])
+        #expect(config.cart.maxItems == 99)
     }
 
+    /// A section of its own; the whole file's unknown keys are `ShopSettings.load`'s (ShopAPI).
     @Test func anUnknownKeyInTheFileThrowsNamingIt() {
-        let error = #expect(throws: ConfigError.self) { try load(json: #"{"server": {"prot": 8080}}"#) }
-        #expect(error?.key == "server.prot")
-        let section = #expect(throws: ConfigError.self) { try load(json: #"{"srever": {"port": 8080}}"#) }
-        #expect(section?.key == "srever.port")
+        let error = #expect(throws: ConfigError.self) { try load(json: #"{"cart": {"max_itmes": 20}}"#) }
+        #expect(error?.key == "cart.max_itmes")
     }
 
     @Test func aMalformedFileThrows() {
@@ -216,9 +187,9 @@ struct ConfigTests {
     }
 
     @Test func aPartialFileKeepsTheOtherDefaults() throws {
-        let config = try load(json: #"{"cart": {"max_items": 20}, "server": {"port": "8081"}}"#)
+        let config = try load(json: #"{"cart": {"max_items": 20}, "database": {"pool_size": "8"}}"#)
         #expect(config.cart.maxItems == 20)
-        #expect(config.server.port == 8081)
+        #expect(config.database.poolSize == 8)
         #expect(config.verification.cooldownSeconds == 60)
     }
 
@@ -309,18 +280,6 @@ struct ConfigTests {
             try Config.load(path: Self.shopJSON, environment: ["SHOP_PAYMENTS_MOCKPAY_ENABLED": "yes"])
         }
     }
-
-    @Test func onlyLoopbackHostsCountAsLocal() {
-        var config = Config()
-        for host in ["127.0.0.1", "127.0.0.2", "::1", "localhost"] {
-            config.server.host = host
-            #expect(config.listensOnLoopbackOnly, "\(host)")
-        }
-        for host in ["0.0.0.0", "::", "192.168.1.10"] {
-            config.server.host = host
-            #expect(!config.listensOnLoopbackOnly, "\(host)")
-        }
-    }
 }
 
 @Suite("app.public_url")
@@ -347,20 +306,5 @@ struct PublicURLConfigTests {
             config.app.publicURL = bad
             #expect(throws: ConfigError.self, "\(bad)") { try config.publicBaseURL() }
         }
-    }
-}
-
-@Suite("Development warnings at start")
-struct DevelopmentWarningsTests {
-    @Test func trustingAProxyInDevelopmentIsWarnedAboutLoudly() {
-        var config = Config()
-        #expect(config.developmentWarnings.isEmpty)
-        config.server.trustedProxies = "127.0.0.1"
-        #expect(config.developmentWarnings.count == 1)
-        #expect(config.developmentWarnings.first?.contains("server.trusted_proxies") == true)
-        config.server.host = "0.0.0.0"
-        #expect(config.developmentWarnings.count == 2)
-        config.app.env = .production
-        #expect(config.developmentWarnings.isEmpty)
     }
 }

@@ -34,9 +34,9 @@ struct ReplicaRoutingTests {
         let shop = try Shop(pool: fixture.shop.pool, replica: standby, search: fixture.shop.search, config: fixture.config, notifyURL: TestShop.notifyURL, clock: fixture.clock.clock,
                             logger: .silent, migrator: fixture.shop.migrator, codeSender: fixture.sender)
 
-        let product = try #require(try shop.catalog.products(ProductQuery(page: try PageRequest())).items.first)
+        let product = try #require(try shop.catalog.products(ProductQuery(page: try PageRequest()), unlessAt: nil).current.items.first)
         _ = try shop.catalog.product(product.id)
-        _ = try shop.catalog.categoryTree()
+        _ = try shop.catalog.categoryTree(unlessAt: nil).current
         _ = try shop.articles.top(viewer: nil)
         let publicReads = standby.count
         #expect(publicReads >= 4)

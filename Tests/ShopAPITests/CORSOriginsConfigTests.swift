@@ -1,16 +1,17 @@
 import Foundation
+import ShopAPI
 import ShopCore
 import Testing
 
 @Suite("Config: server.cors_origins")
 struct CORSOriginsConfigTests {
     private func origins(_ text: String) throws -> [String] {
-        try Config.load(path: nil, environment: ["SHOP_SERVER_CORS_ORIGINS": text]).server.corsOrigins
+        try ShopSettings.load(path: nil, environment: ["SHOP_SERVER_CORS_ORIGINS": text]).server.corsOrigins
     }
 
     @Test func emptyByDefault() throws {
-        #expect(Config().server.corsOrigins.isEmpty)
-        #expect(try Config.load(path: ConfigTests.shopJSON, environment: [:]).server.corsOrigins.isEmpty)
+        #expect(ServerSettings().corsOrigins.isEmpty)
+        #expect(try ShopSettings.load(path: ServerSettingsTests.shopJSON, environment: [:]).server.corsOrigins.isEmpty)
     }
 
     @Test func originsAreKeptAsBrowsersSendThem() throws {
@@ -36,7 +37,7 @@ struct CORSOriginsConfigTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("shop.json").path
         try #"{"server": {"cors_origins": ["https://a.example", "http://localhost:5173"]}}"#.write(toFile: path, atomically: true, encoding: .utf8)
-        let config = try Config.load(path: path, environment: [:])
-        #expect(config.server.corsOrigins == ["https://a.example", "http://localhost:5173"])
+        let settings = try ShopSettings.load(path: path, environment: [:])
+        #expect(settings.server.corsOrigins == ["https://a.example", "http://localhost:5173"])
     }
 }
