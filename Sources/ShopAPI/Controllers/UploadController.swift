@@ -13,7 +13,7 @@ struct UploadController {
         signedIn.post("/media", use: offloading(to: .media, upload))
     }
 
-    struct UploadResponse: Encodable {
+    struct UploadResponse: Codable {
         let url: String
         let thumbnailURL: String
     }
