@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -21,7 +22,7 @@ extension TestAPI {
     }
 }
 
-/// A valid address body; override what a test is about.
+/// A valid address body; override what a test is about (untyped: tests also send ill-typed and extra fields).
 func cartAddressBody(_ recipient: String = "王小花", _ changes: [String: Any] = [:]) -> [String: Any] {
     var body: [String: Any] = ["recipient": recipient, "phone": "13800138000", "province": "浙江省", "city": "杭州市",
                                "district": "西湖区", "detail": "人民路1号", "postal_code": "310000"]
@@ -60,37 +61,42 @@ struct CartAddressAPITests {
 
         func sku(_ code: String) throws -> Int { try #require(skus[code]) }
 
+        func skuID(_ code: String) throws -> SKUID { SKUID(Int64(try sku(code))) }
+
         func send(_ method: String, _ path: String, json: Any? = nil, token: String?) throws -> TestResponse {
             try app.send(method, "/api/v1" + path, json: json, token: token)
         }
 
         /// Adds to A's cart and answers the new cart.
         @discardableResult
-        func add(_ code: String, _ quantity: Int, token: String? = nil) throws -> [String: Any] {
+        func add(_ code: String, _ quantity: Int, token: String? = nil) throws -> CartResponse {
             let response = try send("POST", "/cart/items", json: ["sku_id": try sku(code), "quantity": quantity], token: token ?? a.token)
             try #require(response.status == 201, "\(response.text)")
-            return response.json
+            return try response.decode(CartResponse.self)
         }
 
         func cart(_ token: String) throws -> TestResponse { try send("GET", "/cart", token: token) }
 
-        func lineID(_ cart: [String: Any], sku code: String) throws -> Int {
-            let items = try #require(cart["items"] as? [[String: Any]])
-            let skuID = try sku(code)
-            return try #require(items.first { $0["sku_id"] as? Int == skuID }?["id"] as? Int)
+        /// The cart `token` sees, decoded.
+        func shownCart(_ token: String) throws -> CartResponse { try cart(token).decode(CartResponse.self) }
+
+        func lineID(_ cart: CartResponse, sku code: String) throws -> CartItemID {
+            let skuID = try skuID(code)
+            return try #require(cart.items.first { $0.skuID == skuID }?.id)
         }
 
         /// Creates an address for `token` and answers it.
-        func createAddress(_ body: [String: Any], token: String) throws -> [String: Any] {
+        // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
+        func createAddress(_ body: [String: Any], token: String) throws -> AddressResponse {
             let response = try send("POST", "/addresses", json: body, token: token)
             try #require(response.status == 201, "\(response.text)")
-            return response.json
+            return try response.decode(AddressResponse.self)
         }
 
-        func addresses(_ token: String) throws -> [[String: Any]] {
+        func addresses(_ token: String) throws -> [AddressResponse] {
             let response = try send("GET", "/addresses", token: token)
             try #require(response.status == 200, "\(response.text)")
-            return try #require(response.json["items"] as? [[String: Any]])
+            return try response.decode(ItemsResponse<AddressResponse>.self).items
         }
     }
 
@@ -101,27 +107,25 @@ struct CartAddressAPITests {
         let added = try world.send("POST", "/cart/items", json: ["sku_id": try world.sku("A-2"), "quantity": 2], token: world.a.token)
         #expect(added.status == 201)
         #expect(added.headers["Content-Type"]?.hasPrefix("application/json") == true)
-        let cart = added.json
-        #expect(Set(cart.keys) == Self.cartKeys)
-        let items = try #require(cart["items"] as? [[String: Any]])
+        #expect(added.keys == Self.cartKeys)
+        let cart = try added.decode(CartResponse.self)
+        let items = cart.items
         let line = try #require(items.first)
         #expect(items.count == 1)
-        #expect(Set(line.keys) == Self.lineKeys)
-        #expect(line["id"] as? Int != nil)
-        #expect(try line["sku_id"] as? Int == world.sku("A-2"))
-        #expect(line["product_id"] as? Int != nil)
-        #expect(line["title"] as? String == "花束FL-A")
-        #expect(line["sku_name"] as? String == "规格A-2")
-        #expect(line["cover_url"] as? String == "https://img.floral.example/FL-A.jpg")
-        #expect(line["cover_thumbnail_url"] as? String == "https://img.floral.example/FL-A.jpg", "a URL the shop did not re-encode is its own thumbnail")
-        #expect(line["price_cents"] as? Int == 2_000)
-        #expect(line["quantity"] as? Int == 2)
-        #expect(line["selected"] as? Bool == true)
-        #expect(line["available"] as? Bool == true)
-        #expect(line["stock"] as? Int == 200)
-        #expect(cart["total_quantity"] as? Int == 2)
-        #expect(cart["selected_quantity"] as? Int == 2)
-        #expect(cart["selected_total_cents"] as? Int == 4_000)
+        #expect(added.itemKeys == [Self.lineKeys])
+        #expect(try line.skuID == world.skuID("A-2"))
+        #expect(line.title == "花束FL-A")
+        #expect(line.skuName == "规格A-2")
+        #expect(line.coverURL == "https://img.floral.example/FL-A.jpg")
+        #expect(line.coverThumbnailURL == "https://img.floral.example/FL-A.jpg", "a URL the shop did not re-encode is its own thumbnail")
+        #expect(line.priceCents == 2_000)
+        #expect(line.quantity == 2)
+        #expect(line.selected == true)
+        #expect(line.available == true)
+        #expect(line.stock == 200)
+        #expect(cart.totalQuantity == 2)
+        #expect(cart.selectedQuantity == 2)
+        #expect(cart.selectedTotalCents == 4_000)
         #expect(added.text.contains("\"selected\":true"))
         #expect(added.text.contains("\"available\":true"))
         // GET answers the same cart.
@@ -129,34 +133,35 @@ struct CartAddressAPITests {
         #expect(shown.status == 200)
         #expect(shown.text == added.text)
         // The product id is the SKU's product.
-        let product = try world.send("GET", "/products/\(try #require(line["product_id"] as? Int))", token: nil)
-        #expect((product.json["skus"] as? [[String: Any]])?.contains { $0["id"] as? Int == line["sku_id"] as? Int } == true)
+        let product = try world.send("GET", "/products/\(line.productID)", token: nil).decode(ProductDetailResponse.self)
+        #expect(product.own.skus.contains { $0.id == line.skuID })
     }
 
     @Test func anEmptyCartHasZeroTotals() throws {
         let world = try World()
         let cart = try world.cart(world.a.token)
         #expect(cart.status == 200)
-        #expect(Set(cart.json.keys) == Self.cartKeys)
-        #expect((cart.json["items"] as? [Any])?.isEmpty == true)
-        #expect(cart.json["total_quantity"] as? Int == 0)
-        #expect(cart.json["selected_quantity"] as? Int == 0)
-        #expect(cart.json["selected_total_cents"] as? Int == 0)
+        #expect(cart.keys == Self.cartKeys)
+        let empty = try cart.decode(CartResponse.self)
+        #expect(empty.items.isEmpty)
+        #expect(empty.totalQuantity == 0)
+        #expect(empty.selectedQuantity == 0)
+        #expect(empty.selectedTotalCents == 0)
     }
 
     @Test func addingTheSameSKUTwiceMergesIntoOneLine() throws {
         let world = try World()
         let first = try world.add("A-1", 2)
         let second = try world.add("A-1", 3)
-        let items = try #require(second["items"] as? [[String: Any]])
-        #expect(items.count == 1)
-        #expect(items.first?["quantity"] as? Int == 5)
+        #expect(second.items.count == 1)
+        #expect(second.items.first?.quantity == 5)
         #expect(try world.lineID(first, sku: "A-1") == world.lineID(second, sku: "A-1"))
-        #expect(second["total_quantity"] as? Int == 5)
+        #expect(second.totalQuantity == 5)
     }
 
     // MARK: Quantities
 
+    // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
     static var badAddQuantities: [(String, Any?)] { [
         ("0", 0), ("-1", -1), ("100", 100), ("1.5", 1.5), ("\"3\"", "3"), ("null", NSNull()), ("missing", nil), ("true", true),
     ] }
@@ -167,6 +172,7 @@ struct CartAddressAPITests {
         let world = try World()
         try world.add("A-1", 2)
         let before = try world.cart(world.a.token).text
+        // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
         var body: [String: Any] = ["sku_id": try world.sku("A-1")]
         if let quantity { body["quantity"] = quantity }
         let response = try world.send("POST", "/cart/items", json: body, token: world.a.token)
@@ -191,6 +197,7 @@ struct CartAddressAPITests {
 
     @Test func aBadSKUIdIsA400() throws {
         let world = try World()
+        // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
         for body in [["quantity": 1], ["sku_id": "1", "quantity": 1], ["sku_id": NSNull(), "quantity": 1]] as [[String: Any]] {
             let response = try world.send("POST", "/cart/items", json: body, token: world.a.token)
             expectError(response, 400, "validation_failed")
@@ -203,14 +210,14 @@ struct CartAddressAPITests {
         let world = try World()
         try world.add("A-1", 98)
         let full = try world.add("B-1", 1)
-        #expect(full["total_quantity"] as? Int == 99)
+        #expect(full.totalQuantity == 99)
         let before = try world.cart(world.a.token).text
 
         let refused = try world.send("POST", "/cart/items", json: ["sku_id": try world.sku("A-2"), "quantity": 1], token: world.a.token)
         expectError(refused, 422, "cart_limit_exceeded")
         #expect(refused.status == 422)
         #expect(refused.errorCode == "cart_limit_exceeded")
-        #expect(refused.error["message"] as? String == "亲，企业采购请联系我们客服")
+        #expect(refused.error?.message == "亲，企业采购请联系我们客服")
         #expect(refused.text.contains("亲，企业采购请联系我们客服"))
         #expect(try world.cart(world.a.token).text == before)
 
@@ -220,7 +227,7 @@ struct CartAddressAPITests {
         let line = try world.lineID(full, sku: "B-1")
         let raise = try world.send("PATCH", "/cart/items/\(line)", json: ["quantity": 2], token: world.a.token)
         expectError(raise, 422, "cart_limit_exceeded")
-        #expect(raise.error["message"] as? String == "亲，企业采购请联系我们客服")
+        #expect(raise.error?.message == "亲，企业采购请联系我们客服")
         #expect(try world.cart(world.a.token).text == before)
     }
 
@@ -229,7 +236,7 @@ struct CartAddressAPITests {
         try world.add("A-1", 5)
         let refused = try world.send("POST", "/cart/items", json: ["sku_id": try world.sku("B-1"), "quantity": 1], token: world.a.token)
         expectError(refused, 422, "cart_limit_exceeded")
-        #expect(try world.cart(world.a.token).json["total_quantity"] as? Int == 5)
+        #expect(try world.shownCart(world.a.token).totalQuantity == 5)
     }
 
     // MARK: Stock and sale status
@@ -238,7 +245,7 @@ struct CartAddressAPITests {
         let world = try World()
         let response = try world.send("POST", "/cart/items", json: ["sku_id": try world.sku("LOW-1"), "quantity": 4], token: world.a.token)
         expectError(response, 409, "out_of_stock")
-        #expect((try world.cart(world.a.token).json["items"] as? [Any])?.isEmpty == true)
+        #expect(try world.shownCart(world.a.token).items.isEmpty)
         let cart = try world.add("LOW-1", 3)
         let line = try world.lineID(cart, sku: "LOW-1")
         #expect(try world.send("POST", "/cart/items", json: ["sku_id": try world.sku("LOW-1"), "quantity": 1], token: world.a.token).status == 409)
@@ -250,7 +257,7 @@ struct CartAddressAPITests {
         expectError(try world.send("POST", "/cart/items", json: ["sku_id": try world.sku("OFF-1"), "quantity": 1], token: world.a.token),
                     404, "not_found")
         expectError(try world.send("POST", "/cart/items", json: ["sku_id": 999_999, "quantity": 1], token: world.a.token), 404, "not_found")
-        #expect((try world.cart(world.a.token).json["items"] as? [Any])?.isEmpty == true)
+        #expect(try world.shownCart(world.a.token).items.isEmpty)
     }
 
     @Test func aLineThatWentOffSaleOrShortOfStockIsUnavailableAndLeftOutOfTheSelectedTotal() throws {
@@ -258,19 +265,18 @@ struct CartAddressAPITests {
         try world.add("A-1", 2)
         try world.add("B-1", 1)
         try world.add("LOW-1", 3)
-        #expect(try world.cart(world.a.token).json["selected_total_cents"] as? Int == 2 * 1_250 + 9_999 + 3 * 500)
+        #expect(try world.shownCart(world.a.token).selectedTotalCents == 2 * 1_250 + 9_999 + 3 * 500)
 
         try world.app.cartSeed([CartCatalogRow(product: "FL-B", sku: "B-1", price: "99.99", status: "off_sale"),
                                 CartCatalogRow(product: "FL-LOW", sku: "LOW-1", price: "5.00", stock: 2)])
-        let cart = try world.cart(world.a.token).json
-        let items = try #require(cart["items"] as? [[String: Any]])
-        let bySKU = Dictionary(uniqueKeysWithValues: items.compactMap { item in (item["sku_id"] as? Int).map { ($0, item) } })
-        #expect(bySKU[try world.sku("B-1")]?["available"] as? Bool == false)
-        #expect(bySKU[try world.sku("LOW-1")]?["available"] as? Bool == false)
-        #expect(bySKU[try world.sku("LOW-1")]?["stock"] as? Int == 2)
-        #expect(bySKU[try world.sku("A-1")]?["available"] as? Bool == true)
-        #expect(cart["selected_total_cents"] as? Int == 2 * 1_250)
-        #expect(cart["total_quantity"] as? Int == 6)
+        let cart = try world.shownCart(world.a.token)
+        let bySKU = Dictionary(uniqueKeysWithValues: cart.items.map { ($0.skuID, $0) })
+        #expect(bySKU[try world.skuID("B-1")]?.available == false)
+        #expect(bySKU[try world.skuID("LOW-1")]?.available == false)
+        #expect(bySKU[try world.skuID("LOW-1")]?.stock == 2)
+        #expect(bySKU[try world.skuID("A-1")]?.available == true)
+        #expect(cart.selectedTotalCents == 2 * 1_250)
+        #expect(cart.totalQuantity == 6)
     }
 
     // MARK: Select, remove, empty
@@ -282,16 +288,18 @@ struct CartAddressAPITests {
         let line = try world.lineID(cart, sku: "B-1")
         let deselected = try world.send("PATCH", "/cart/items/\(line)", json: ["selected": false], token: world.a.token)
         #expect(deselected.status == 200)
-        #expect(Set(deselected.json.keys) == Self.cartKeys)
-        #expect(deselected.json["selected_quantity"] as? Int == 2)
-        #expect(deselected.json["selected_total_cents"] as? Int == 2_500)
-        #expect(deselected.json["total_quantity"] as? Int == 5)
+        #expect(deselected.keys == Self.cartKeys)
+        let without = try deselected.decode(CartResponse.self)
+        #expect(without.selectedQuantity == 2)
+        #expect(without.selectedTotalCents == 2_500)
+        #expect(without.totalQuantity == 5)
         let reselected = try world.send("PATCH", "/cart/items/\(line)", json: ["selected": true], token: world.a.token)
-        #expect(reselected.json["selected_quantity"] as? Int == 5)
-        #expect(reselected.json["selected_total_cents"] as? Int == 2_500 + 3 * 9_999)
+            .decode(CartResponse.self)
+        #expect(reselected.selectedQuantity == 5)
+        #expect(reselected.selectedTotalCents == 2_500 + 3 * 9_999)
         let changed = try world.send("PATCH", "/cart/items/\(line)", json: ["quantity": 1], token: world.a.token)
         #expect(changed.status == 200)
-        #expect(changed.json["total_quantity"] as? Int == 3)
+        #expect(try changed.decode(CartResponse.self).totalQuantity == 3)
     }
 
     @Test func removingALineAndEmptyingTheCart() throws {
@@ -301,15 +309,16 @@ struct CartAddressAPITests {
         let line = try world.lineID(cart, sku: "B-1")
         let removed = try world.send("DELETE", "/cart/items/\(line)", token: world.a.token)
         #expect(removed.status == 200)
-        #expect(try (removed.json["items"] as? [[String: Any]])?.map { $0["sku_id"] as? Int } == [world.sku("A-1")])
+        #expect(try removed.decode(CartResponse.self).items.map(\.skuID) == [world.skuID("A-1")])
         expectError(try world.send("DELETE", "/cart/items/\(line)", token: world.a.token), 404, "not_found")
 
         let emptied = try world.send("DELETE", "/cart", token: world.a.token)
         #expect(emptied.status == 200)
-        #expect(Set(emptied.json.keys) == Self.cartKeys)
-        #expect((emptied.json["items"] as? [Any])?.isEmpty == true)
-        #expect(emptied.json["total_quantity"] as? Int == 0)
-        #expect((try world.cart(world.a.token).json["items"] as? [Any])?.isEmpty == true)
+        #expect(emptied.keys == Self.cartKeys)
+        let nothing = try emptied.decode(CartResponse.self)
+        #expect(nothing.items.isEmpty)
+        #expect(nothing.totalQuantity == 0)
+        #expect(try world.shownCart(world.a.token).items.isEmpty)
     }
 
     // MARK: Ownership and authentication
@@ -329,14 +338,14 @@ struct CartAddressAPITests {
         // B emptying their own cart does not reach A's.
         #expect(try world.send("DELETE", "/cart", token: world.b.token).status == 200)
         #expect(try world.cart(world.a.token).text == before)
-        #expect((try world.cart(world.b.token).json["items"] as? [Any])?.isEmpty == true)
+        #expect(try world.shownCart(world.b.token).items.isEmpty)
     }
 
     @Test func anotherUsersAddressIsA404OnEveryRouteAndUntouched() throws {
         let world = try World()
         let address = try world.createAddress(cartAddressBody(), token: world.a.token)
         _ = try world.createAddress(cartAddressBody("李四"), token: world.a.token)
-        let id = try #require(address["id"] as? Int)
+        let id = address.own.id
         let before = try world.send("GET", "/addresses", token: world.a.token).text
         let attempts: [(String, String, Any?)] = [
             ("GET", "/addresses/\(id)", nil),
@@ -383,40 +392,42 @@ struct CartAddressAPITests {
     @Test func ownerFieldsInABodyAreIgnored() throws {
         let world = try World()
         let bAddress = try world.createAddress(cartAddressBody("李四"), token: world.b.token)
-        let bID = try #require(bAddress["id"] as? Int)
-        let created = try world.createAddress(cartAddressBody("王小花", ["id": bID, "user_id": world.b.id, "is_default": false,
-                                                                        "created_at": 0]),
-                                              token: world.a.token)
-        let id = try #require(created["id"] as? Int)
+        let bID = bAddress.own.id
+        let created = try world.send("POST", "/addresses",
+                                     json: cartAddressBody("王小花", ["id": bID.rawValue, "user_id": world.b.id, "is_default": false,
+                                                                     "created_at": 0]),
+                                     token: world.a.token)
+        #expect(created.status == 201, "\(created.text)")
+        #expect(created.keys == Self.addressKeys)
+        let id = try created.decode(AddressResponse.self).own.id
         #expect(id != bID)
-        #expect(Set(created.keys) == Self.addressKeys)
-        #expect(created["is_default"] as? Bool == true)
-        #expect(try world.addresses(world.a.token).map { $0["id"] as? Int } == [id])
+        #expect(try created.decode(AddressResponse.self).own.isDefault == true)
+        #expect(try world.addresses(world.a.token).map(\.own.id) == [id])
         // B's address is still B's alone, unchanged.
-        #expect(try world.addresses(world.b.token).map { $0["recipient"] as? String } == ["李四"])
+        #expect(try world.addresses(world.b.token).map(\.shared.recipient) == ["李四"])
         expectError(try world.send("GET", "/addresses/\(id)", token: world.b.token), 404, "not_found")
 
         // The same on update, and on the cart.
-        let patched = try world.send("PATCH", "/addresses/\(id)", json: ["id": bID, "user_id": world.b.id, "city": "宁波市"],
+        let patched = try world.send("PATCH", "/addresses/\(id)", json: ["id": bID.rawValue, "user_id": world.b.id, "city": "宁波市"],
                                      token: world.a.token)
         #expect(patched.status == 200)
-        #expect(patched.json["id"] as? Int == id)
-        #expect(try world.addresses(world.b.token).map { $0["city"] as? String } == ["杭州市"])
+        #expect(try patched.decode(AddressResponse.self).own.id == id)
+        #expect(try world.addresses(world.b.token).map(\.shared.city) == ["杭州市"])
         let added = try world.send("POST", "/cart/items", json: ["sku_id": try world.sku("A-1"), "quantity": 2, "user_id": world.b.id,
                                                                "price_cents": 1, "id": 1],
                                    token: world.a.token)
         #expect(added.status == 201)
-        #expect(added.json["selected_total_cents"] as? Int == 2_500)
-        #expect((try world.cart(world.b.token).json["items"] as? [Any])?.isEmpty == true)
-        let line = try world.lineID(added.json, sku: "A-1")
+        #expect(try added.decode(CartResponse.self).selectedTotalCents == 2_500)
+        #expect(try world.shownCart(world.b.token).items.isEmpty)
+        let line = try world.lineID(try added.decode(CartResponse.self), sku: "A-1")
         let changed = try world.send("PATCH", "/cart/items/\(line)", json: ["sku_id": try world.sku("B-1"), "price_cents": 1, "quantity": 3],
                                      token: world.a.token)
         #expect(changed.status == 200)
-        let items = try #require(changed.json["items"] as? [[String: Any]])
+        let items = try changed.decode(CartResponse.self).items
         #expect(items.count == 1)
-        #expect(try items.first?["sku_id"] as? Int == world.sku("A-1"))
-        #expect(items.first?["price_cents"] as? Int == 1_250)
-        #expect(items.first?["quantity"] as? Int == 3)
+        #expect(try items.first?.skuID == world.skuID("A-1"))
+        #expect(items.first?.priceCents == 1_250)
+        #expect(items.first?.quantity == 3)
     }
 
     // MARK: Addresses
@@ -425,58 +436,58 @@ struct CartAddressAPITests {
         let world = try World()
         let response = try world.send("POST", "/addresses", json: cartAddressBody(), token: world.a.token)
         #expect(response.status == 201)
-        let address = response.json
-        #expect(Set(address.keys) == Self.addressKeys)
-        #expect(address["id"] as? Int != nil)
-        #expect(address["recipient"] as? String == "王小花")
-        #expect(address["phone"] as? String == "13800138000")
-        #expect(address["province"] as? String == "浙江省")
-        #expect(address["city"] as? String == "杭州市")
-        #expect(address["district"] as? String == "西湖区")
-        #expect(address["detail"] as? String == "人民路1号")
-        #expect(address["postal_code"] as? String == "310000")
-        #expect(address["is_default"] as? Bool == true)
+        #expect(response.keys == Self.addressKeys)
+        let address = try response.decode(AddressResponse.self)
+        #expect(address.shared.recipient == "王小花")
+        #expect(address.shared.phone == "13800138000")
+        #expect(address.shared.province == "浙江省")
+        #expect(address.shared.city == "杭州市")
+        #expect(address.shared.district == "西湖区")
+        #expect(address.shared.detail == "人民路1号")
+        #expect(address.shared.postalCode == "310000")
+        #expect(address.own.isDefault == true)
         #expect(response.text.contains("\"is_default\":true"))
 
         // Without a postal code the key is still there, as null.
         var body = cartAddressBody("李四")
         body["postal_code"] = nil
         let second = try world.send("POST", "/addresses", json: body, token: world.a.token)
-        #expect(Set(second.json.keys) == Self.addressKeys)
-        #expect(second.json["postal_code"] is NSNull)
-        #expect(second.json["is_default"] as? Bool == false)
+        #expect(second.keys == Self.addressKeys)
+        let withoutCode = try second.decode(AddressResponse.self)
+        #expect(withoutCode.shared.postalCode == nil)
+        #expect(withoutCode.own.isDefault == false)
 
-        let id = try #require(address["id"] as? Int)
+        let id = address.own.id
         let shown = try world.send("GET", "/addresses/\(id)", token: world.a.token)
         #expect(shown.status == 200)
         #expect(shown.text == response.text)
         let list = try world.send("GET", "/addresses", token: world.a.token)
-        #expect(Set(list.json.keys).contains("items"))
-        let items = try #require(list.json["items"] as? [[String: Any]])
+        #expect(list.keys.contains("items"))
+        let items = try list.decode(ItemsResponse<AddressResponse>.self).items
         #expect(items.count == 2)
-        #expect(items.allSatisfy { Set($0.keys) == Self.addressKeys })
-        #expect(items.first?["id"] as? Int == id)
+        #expect(list.itemKeys == [Self.addressKeys, Self.addressKeys])
+        #expect(items.first?.own.id == id)
     }
 
     @Test func theDefaultMovesWithCreateSetDefaultAndDelete() throws {
         let world = try World()
         let token = world.a.token
-        func defaults() throws -> [Int] {
-            try world.addresses(token).filter { $0["is_default"] as? Bool == true }.compactMap { $0["id"] as? Int }
+        func defaults() throws -> [AddressID] {
+            try world.addresses(token).filter(\.own.isDefault).map(\.own.id)
         }
-        let first = try #require(try world.createAddress(cartAddressBody("甲"), token: token)["id"] as? Int)
+        let first = try world.createAddress(cartAddressBody("甲"), token: token).own.id
         #expect(try defaults() == [first])
         world.app.clock.advance(by: 10)
-        let second = try #require(try world.createAddress(cartAddressBody("乙", ["is_default": true]), token: token)["id"] as? Int)
+        let second = try world.createAddress(cartAddressBody("乙", ["is_default": true]), token: token).own.id
         #expect(try defaults() == [second])
         world.app.clock.advance(by: 10)
-        let third = try #require(try world.createAddress(cartAddressBody("丙"), token: token)["id"] as? Int)
+        let third = try world.createAddress(cartAddressBody("丙"), token: token).own.id
         #expect(try defaults() == [second])
 
         let made = try world.send("POST", "/addresses/\(first)/default", token: token)
         #expect(made.status == 200)
-        #expect(Set(made.json.keys) == Self.addressKeys)
-        #expect(made.json["is_default"] as? Bool == true)
+        #expect(made.keys == Self.addressKeys)
+        #expect(try made.decode(AddressResponse.self).own.isDefault == true)
         #expect(try defaults() == [first])
 
         // Second is edited last: deleting the default promotes it over the newer third.
@@ -510,14 +521,14 @@ struct CartAddressAPITests {
         let world = try World()
         let created = try world.send("POST", "/addresses", json: cartAddressBody("王小花", [field: value]), token: world.a.token)
         expectError(created, 400, "validation_failed")
-        #expect(created.error["field"] as? String == field)
+        #expect(created.error?.field == field)
         #expect(try world.addresses(world.a.token).isEmpty)
 
-        let id = try #require(try world.createAddress(cartAddressBody(), token: world.a.token)["id"] as? Int)
+        let id = try world.createAddress(cartAddressBody(), token: world.a.token).own.id
         let before = try world.send("GET", "/addresses/\(id)", token: world.a.token).text
         let patched = try world.send("PATCH", "/addresses/\(id)", json: [field: value], token: world.a.token)
         expectError(patched, 400, "validation_failed")
-        #expect(patched.error["field"] as? String == field)
+        #expect(patched.error?.field == field)
         #expect(try world.send("GET", "/addresses/\(id)", token: world.a.token).text == before)
     }
 
@@ -526,7 +537,7 @@ struct CartAddressAPITests {
         for (field, value) in [("recipient", 123), ("is_default", "yes"), ("phone", 13_800_138_000)] as [(String, Any)] {
             let response = try world.send("POST", "/addresses", json: cartAddressBody("王小花", [field: value]), token: world.a.token)
             expectError(response, 400, "validation_failed")
-            #expect(response.error["field"] as? String == field)
+            #expect(response.error?.field == field)
         }
         #expect(try world.addresses(world.a.token).isEmpty)
     }
@@ -534,13 +545,20 @@ struct CartAddressAPITests {
     @Test func patchingOneFieldKeepsTheOthers() throws {
         let world = try World()
         let created = try world.createAddress(cartAddressBody(), token: world.a.token)
-        let id = try #require(created["id"] as? Int)
-        let patched = try world.send("PATCH", "/addresses/\(id)", json: ["city": "宁波市"], token: world.a.token)
-        #expect(patched.status == 200)
-        for key in Self.addressKeys where key != "city" {
-            #expect("\(patched.json[key] ?? "absent")" == "\(created[key] ?? "absent")", "\(key) changed")
-        }
-        #expect(patched.json["city"] as? String == "宁波市")
-        #expect(try world.send("GET", "/addresses/\(id)", token: world.a.token).text == patched.text)
+        let id = created.own.id
+        let response = try world.send("PATCH", "/addresses/\(id)", json: ["city": "宁波市"], token: world.a.token)
+        #expect(response.status == 200)
+        #expect(response.keys == Self.addressKeys)
+        let patched = try response.decode(AddressResponse.self)
+        #expect(patched.own.id == created.own.id)
+        #expect(patched.own.isDefault == created.own.isDefault)
+        #expect(patched.shared.recipient == created.shared.recipient)
+        #expect(patched.shared.phone == created.shared.phone)
+        #expect(patched.shared.province == created.shared.province)
+        #expect(patched.shared.district == created.shared.district)
+        #expect(patched.shared.detail == created.shared.detail)
+        #expect(patched.shared.postalCode == created.shared.postalCode)
+        #expect(patched.shared.city == "宁波市")
+        #expect(try world.send("GET", "/addresses/\(id)", token: world.a.token).text == response.text)
     }
 }

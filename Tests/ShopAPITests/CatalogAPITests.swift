@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import SQL
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -31,6 +32,11 @@ private func productID(_ fixture: TestAPI, _ code: String) throws -> Int64 {
     return id
 }
 
+/// The titles of a page of product summaries, in order.
+private func titles(_ response: TestResponse) throws -> [String] {
+    try response.decode(PageResponse<ProductSummaryResponse>.self).items.map(\.title)
+}
+
 private extension TestAPI {
     func get(_ path: String, _ query: [String: String] = [:]) throws -> TestResponse {
         try send(Request(method: "GET", path: path, query: query))
@@ -46,20 +52,22 @@ struct CatalogAPITests {
         let response = try fixture.get("/api/v1/categories")
         #expect(response.status == 200)
         #expect(response.headers["Content-Type"]?.hasPrefix("application/json") == true)
-        #expect(Set(response.json.keys) == ["items"])
-        let roots = try #require(response.json["items"] as? [[String: Any]])
+        #expect(response.keys == ["items"])
+        // Every node spells out all four keys (`parent_id` included, decoding would not tell null from absent).
+        #expect(response.itemKeys == [["id", "name", "parent_id", "children"]])
+        // Untyped on purpose: the children's key sets, one level further down.
+        let children = (response.json["items"] as? [[String: Any]])?.first?["children"] as? [[String: Any]] ?? []
+        #expect(children.map { Set($0.keys) } == Array(repeating: ["id", "name", "parent_id", "children"], count: 2))
+        #expect(response.text.contains("\"parent_id\":null"))
+        let roots = try response.decode(ItemsResponse<CategoryResponse>.self).items
         #expect(roots.count == 1)
         let bouquets = try #require(roots.first)
-        #expect(Set(bouquets.keys) == ["id", "name", "parent_id", "children"])
-        #expect(bouquets["name"] as? String == "花束")
-        #expect(bouquets["parent_id"] is NSNull)
-        let rootID = try #require(bouquets["id"] as? Int)
-        let children = try #require(bouquets["children"] as? [[String: Any]])
-        #expect(children.map { $0["name"] as? String } == ["玫瑰", "百合"])
-        for child in children {
-            #expect(Set(child.keys) == ["id", "name", "parent_id", "children"])
-            #expect(child["parent_id"] as? Int == rootID)
-            #expect((child["children"] as? [Any])?.isEmpty == true)
+        #expect(bouquets.name == "花束")
+        #expect(bouquets.parentID == nil)
+        #expect(bouquets.children.map(\.name) == ["玫瑰", "百合"])
+        for child in bouquets.children {
+            #expect(child.parentID == bouquets.id)
+            #expect(child.children.isEmpty)
         }
     }
 
@@ -67,26 +75,27 @@ struct CatalogAPITests {
         let fixture = try catalogAPI()
         let response = try fixture.get("/api/v1/products", ["sort": "price_desc"])
         #expect(response.status == 200)
-        #expect(Set(response.json.keys) == ["items", "page", "per_page", "total"])
-        #expect(response.json["page"] as? Int == 1)
-        #expect(response.json["per_page"] as? Int == 20)
-        #expect(response.json["total"] as? Int == 2)
-        let items = try #require(response.json["items"] as? [[String: Any]])
+        #expect(response.keys == ["items", "page", "per_page", "total"])
+        let page = try response.decode(PageResponse<ProductSummaryResponse>.self)
+        #expect(page.page == 1)
+        #expect(page.perPage == 20)
+        #expect(page.total == 2)
+        let items = page.items
         #expect(items.count == 2)
-        for item in items { #expect(Set(item.keys) == summaryKeys) }
+        #expect(response.itemKeys == [summaryKeys, summaryKeys])
         let rose = try #require(items.first)
-        #expect(rose["id"] as? Int == Int(try productID(fixture, "ROSE")))
-        #expect(rose["title"] as? String == "红玫瑰花束")
-        #expect(rose["subtitle"] as? String == "热恋之选")
-        #expect(rose["cover_url"] as? String == "https://img.example.com/rose.jpg")
-        #expect(rose["price_cents"] as? Int == 12_900)
-        #expect(rose["original_price_cents"] as? Int == 15_900)
-        #expect(rose["sales"] as? Int == 0)
-        #expect(rose["in_stock"] as? Bool == true)
+        #expect(rose.id == ProductID(try productID(fixture, "ROSE")))
+        #expect(rose.title == "红玫瑰花束")
+        #expect(rose.subtitle == "热恋之选")
+        #expect(rose.coverURL == "https://img.example.com/rose.jpg")
+        #expect(rose.priceCents == 12_900)
+        #expect(rose.originalPriceCents == 15_900)
+        #expect(rose.sales == 0)
+        #expect(rose.inStock == true)
         let lily = try #require(items.last)
-        #expect(lily["title"] as? String == "香水百合")
-        #expect(lily["price_cents"] as? Int == 8_880)
-        #expect(lily["in_stock"] as? Bool == false)
+        #expect(lily.title == "香水百合")
+        #expect(lily.priceCents == 8_880)
+        #expect(lily.inStock == false)
         #expect(response.text.contains("\"in_stock\":false"))
     }
 
@@ -94,20 +103,21 @@ struct CatalogAPITests {
         let fixture = try catalogAPI()
         let page = try fixture.get("/api/v1/products", ["per_page": "1", "page": "2", "sort": "price_asc"])
         #expect(page.status == 200)
-        #expect(page.json["page"] as? Int == 2)
-        #expect(page.json["per_page"] as? Int == 1)
-        #expect(page.json["total"] as? Int == 2)
-        #expect((page.json["items"] as? [[String: Any]])?.map { $0["title"] as? String } == ["红玫瑰花束"])
+        let second = try page.decode(PageResponse<ProductSummaryResponse>.self)
+        #expect(second.page == 2)
+        #expect(second.perPage == 1)
+        #expect(second.total == 2)
+        #expect(second.items.map(\.title) == ["红玫瑰花束"])
 
         let cheap = try fixture.get("/api/v1/products", ["min_price_cents": "8880", "max_price_cents": "10000"])
-        #expect((cheap.json["items"] as? [[String: Any]])?.map { $0["title"] as? String } == ["香水百合"])
+        #expect(try titles(cheap) == ["香水百合"])
 
         let rosesID = try #require(try fixture.shop.pool.read { db in try db.scalarInt("SELECT id FROM categories WHERE path = '花束/玫瑰'") })
         let roses = try fixture.get("/api/v1/products", ["category_id": String(rosesID)])
-        #expect((roses.json["items"] as? [[String: Any]])?.map { $0["title"] as? String } == ["红玫瑰花束"])
+        #expect(try titles(roses) == ["红玫瑰花束"])
 
         let search = try fixture.get("/api/v1/products", ["q": "玫瑰"])
-        #expect((search.json["items"] as? [[String: Any]])?.map { $0["title"] as? String } == ["红玫瑰花束"])
+        #expect(try titles(search) == ["红玫瑰花束"])
     }
 
     @Test func aProductPageCarriesSKUsImagesAttributesAndCategory() throws {
@@ -115,37 +125,39 @@ struct CatalogAPITests {
         let id = try productID(fixture, "ROSE")
         let response = try fixture.get("/api/v1/products/\(id)")
         #expect(response.status == 200)
-        let body = response.json
-        #expect(Set(body.keys) == summaryKeys.union(["description", "images", "category_id", "attributes", "skus", "favorites_count"]))
-        #expect(body["id"] as? Int == Int(id))
-        #expect(body["description"] as? String == "十一枝红玫瑰,一心一意")
-        #expect(body["images"] as? [String] == ["https://img.example.com/rose-1.jpg", "https://img.example.com/rose-2.jpg"])
+        #expect(response.keys == summaryKeys.union(["description", "images", "category_id", "attributes", "skus", "favorites_count"]))
+        let product = try response.decode(ProductDetailResponse.self)
+        #expect(product.shared.id == ProductID(id))
+        #expect(product.own.description == "十一枝红玫瑰,一心一意")
+        #expect(product.own.images == ["https://img.example.com/rose-1.jpg", "https://img.example.com/rose-2.jpg"])
         let rosesID = try fixture.shop.pool.read { db in try db.scalarInt("SELECT id FROM categories WHERE path = '花束/玫瑰'") }
-        #expect((body["category_id"] as? Int).map(Int64.init) == rosesID)
-        let attributes = try #require(body["attributes"] as? [String: Any])
-        // Keys exactly as the operator wrote them: not snake_cased like the API's own fields.
-        #expect(Set(attributes.keys) == ["花语", "stemCount", "fresh"])
-        #expect(attributes["花语"] as? String == "热恋")
-        #expect(attributes["stemCount"] as? Int == 11)
-        #expect(attributes["fresh"] as? Bool == true)
-        let skus = try #require(body["skus"] as? [[String: Any]])
+        #expect(product.own.categoryID.rawValue == rosesID)
+        // Keys exactly as the operator wrote them: not snake_cased like the API's own fields (the raw
+        // keys, since decoding would turn a `stem_count` on the wire back into `stemCount`).
+        #expect(response.keys(of: "attributes") == ["花语", "stemCount", "fresh"])
+        let attributes = product.own.attributes
+        #expect(attributes["花语"] == .string("热恋"))
+        #expect(attributes["stemCount"] == .number(11))
+        #expect(attributes["fresh"] == .bool(true))
+        let skus = product.own.skus
         #expect(skus.count == 2)
-        for sku in skus { #expect(Set(sku.keys) == ["id", "code", "name", "price_cents", "original_price_cents", "stock"]) }
-        #expect(skus.map { $0["code"] as? String } == ["ROSE-11", "ROSE-33"])
-        #expect(skus.map { $0["name"] as? String } == ["11枝", "33枝"])
-        #expect(skus.map { $0["price_cents"] as? Int } == [12_900, 29_900])
-        #expect(skus.map { $0["original_price_cents"] as? Int } == [15_900, 29_900])
-        #expect(skus.map { $0["stock"] as? Int } == [20, 0])
-        #expect(skus.allSatisfy { ($0["id"] as? Int ?? 0) > 0 })
+        #expect(response.keysOfEach("skus") == Array(repeating: ["id", "code", "name", "price_cents", "original_price_cents", "stock"], count: 2))
+        #expect(skus.map(\.code) == ["ROSE-11", "ROSE-33"])
+        #expect(skus.map(\.name) == ["11枝", "33枝"])
+        #expect(skus.map(\.priceCents) == [12_900, 29_900])
+        #expect(skus.map(\.originalPriceCents) == [15_900, 29_900])
+        #expect(skus.map(\.stock) == [20, 0])
+        #expect(skus.allSatisfy { $0.id.rawValue > 0 })
     }
 
     @Test func aProductWithoutImagesOrAttributesAnswersEmptyOnes() throws {
         let fixture = try catalogAPI()
         let response = try fixture.get("/api/v1/products/\(try productID(fixture, "LILY"))")
         #expect(response.status == 200)
-        #expect((response.json["images"] as? [Any])?.isEmpty == true)
-        #expect((response.json["attributes"] as? [String: Any])?.isEmpty == true)
-        #expect(response.json["cover_url"] as? String == "")
+        let product = try response.decode(ProductDetailResponse.self)
+        #expect(product.own.images.isEmpty)
+        #expect(product.own.attributes.isEmpty)
+        #expect(product.shared.coverURL == "")
     }
 
     @Test func unknownOffSaleAndMalformedProductIDsAreNotFound() throws {
@@ -155,7 +167,7 @@ struct CatalogAPITests {
             expectError(try fixture.get("/api/v1/products/\(id)"), 404, "not_found")
         }
         let list = try fixture.get("/api/v1/products")
-        #expect(!((list.json["items"] as? [[String: Any]]) ?? []).contains { $0["title"] as? String == "下架玫瑰" })
+        #expect(try !titles(list).contains("下架玫瑰"))
     }
 
     @Test(arguments: ["0", "101", "abc", "-5", "1.5"])
@@ -163,7 +175,7 @@ struct CatalogAPITests {
         let fixture = try catalogAPI()
         let response = try fixture.get("/api/v1/products", ["per_page": perPage])
         expectError(response, 400, "validation_failed")
-        #expect(response.error["field"] as? String == "per_page")
+        #expect(response.error?.field == "per_page")
     }
 
     @Test func aBadPageSortPriceOrCategoryIsAValidationError() throws {
@@ -172,11 +184,11 @@ struct CatalogAPITests {
                               ("max_price_cents", "1e3"), ("min_price_cents", "-1"), ("category_id", "roses")] {
             let response = try fixture.get("/api/v1/products", [name: value])
             expectError(response, 400, "validation_failed")
-            #expect(response.error["field"] as? String == name, "\(name)=\(value)")
+            #expect(response.error?.field == name, "\(name)=\(value)")
         }
         let tooLong = try fixture.get("/api/v1/products", ["q": String(repeating: "玫", count: 65)])
         expectError(tooLong, 400, "validation_failed")
-        #expect(tooLong.error["field"] as? String == "q")
+        #expect(tooLong.error?.field == "q")
     }
 
     @Test func anUnknownCategoryIsNotFound() throws {
@@ -189,7 +201,8 @@ struct CatalogAPITests {
         let fixture = try catalogAPI()
         let response = try fixture.get("/api/v1/products", ["q": query])
         #expect(response.status == 200, "\(response.text)")
-        #expect(Set(response.json.keys) == ["items", "page", "per_page", "total"])
+        #expect(response.keys == ["items", "page", "per_page", "total"])
+        _ = try response.decode(PageResponse<ProductSummaryResponse>.self)
         let suggestions = try fixture.get("/api/v1/search/suggestions", ["q": query])
         #expect(suggestions.status == 200, "\(suggestions.text)")
     }
@@ -198,45 +211,44 @@ struct CatalogAPITests {
         let fixture = try catalogAPI()
         let response = try fixture.get("/api/v1/search/suggestions", ["q": "玫"])
         #expect(response.status == 200)
-        #expect(Set(response.json.keys) == ["items"])
-        let items = try #require(response.json["items"] as? [String])
+        #expect(response.keys == ["items"])
+        let items = try response.decode(ItemsResponse<String>.self).items
         #expect(items.first == "玫瑰")
         #expect(items.contains("红玫瑰花束"))
         #expect(!items.contains("下架玫瑰"))
         #expect(items.count <= 10)
         let empty = try fixture.get("/api/v1/search/suggestions")
         #expect(empty.status == 200)
-        #expect((empty.json["items"] as? [Any])?.isEmpty == true)
+        #expect(try empty.decode(ItemsResponse<String>.self).items.isEmpty)
     }
 
     @Test func hotKeywordsAnswerKeywordsWithCounts() throws {
         let fixture = try catalogAPI()
         let before = try fixture.get("/api/v1/search/hot")
         #expect(before.status == 200)
-        #expect(Set(before.json.keys) == ["items"])
-        #expect((before.json["items"] as? [Any])?.isEmpty == true)
+        #expect(before.keys == ["items"])
+        #expect(try before.decode(ItemsResponse<HotKeywordResponse>.self).items.isEmpty)
 
         for person in 1...4 { _ = try fixture.send("GET", "/api/v1/products", query: ["q": "玫瑰"], from: "10.8.0.\(person)") }
         for person in 1...3 { _ = try fixture.send("GET", "/api/v1/products", query: ["q": "百合"], from: "10.8.0.\(person)") }
         let hot = try fixture.get("/api/v1/search/hot")
-        let items = try #require(hot.json["items"] as? [[String: Any]])
-        for item in items { #expect(Set(item.keys) == ["keyword", "count"]) }
-        #expect(items.map { $0["keyword"] as? String } == ["玫瑰", "百合"])
-        #expect(items.map { $0["count"] as? Int } == [4, 3], "the count is of different searchers")
+        let items = try hot.decode(ItemsResponse<HotKeywordResponse>.self).items
+        #expect(hot.itemKeys == [["keyword", "count"], ["keyword", "count"]])
+        #expect(items.map(\.keyword) == ["玫瑰", "百合"])
+        #expect(items.map(\.count) == [4, 3], "the count is of different searchers")
     }
 
     @Test func oneVisitorsSpamSearchesNeverReachTheHotList() throws {
         let fixture = try catalogAPI()
         for _ in 1...30 { _ = try fixture.send("GET", "/api/v1/products", query: ["q": "加微信abc123代购"], from: "203.0.113.9") }
         for _ in 1...30 { _ = try fixture.send("GET", "/api/v1/products", query: ["q": "玫瑰"], from: "203.0.113.9") }
-        let session = try fixture.register("13800000001")
-        let token = try #require(session["token"] as? String)
+        let token = try fixture.register("13800000001").decode(SessionResponse.self).token
         for index in 1...3 {
             _ = try fixture.send("GET", "/api/v1/products", query: ["q": "玫瑰"], token: token, from: "10.6.0.\(index)")
         }
 
         let hot = try fixture.get("/api/v1/search/hot")
         #expect(hot.status == 200)
-        #expect((hot.json["items"] as? [Any])?.isEmpty == true, "\(hot.text)")
+        #expect(try hot.decode(ItemsResponse<HotKeywordResponse>.self).items.isEmpty, "\(hot.text)")
     }
 }

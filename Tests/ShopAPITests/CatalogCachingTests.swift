@@ -54,12 +54,14 @@ private struct TwoNodes {
 
 private extension TestResponse {
     var etag: String? { headers["ETag"] }
-    var skuStocks: [Int] { (json["skus"] as? [[String: Any]])?.compactMap { $0["stock"] as? Int } ?? [] }
-    var priceCents: Int? { json["price_cents"] as? Int }
+    /// The product page this answer carries, nil for any other answer.
+    var product: ProductDetailResponse? { try? decode(ProductDetailResponse.self) }
+    var skuStocks: [Int64] { product?.own.skus.map(\.stock) ?? [] }
+    var priceCents: Int64? { product?.shared.priceCents }
 
     /// The list item for product `id`.
-    func item(_ id: Int64) -> [String: Any]? {
-        (json["items"] as? [[String: Any]])?.first { ($0["id"] as? NSNumber)?.int64Value == id }
+    func item(_ id: Int64) -> ProductSummaryResponse? {
+        (try? decode(PageResponse<ProductSummaryResponse>.self))?.items.first { $0.id.rawValue == id }
     }
 }
 
@@ -139,7 +141,7 @@ struct CatalogCachingTests {
             }
         }
         #expect(Set(bodies.prefix(queries.count)).count == queries.count)
-        #expect(try nodes.nodeA.send("/api/v1/products", query: ["page": "2", "per_page": "1"]).json["page"] as? Int == 2)
+        #expect(try nodes.nodeA.send("/api/v1/products", query: ["page": "2", "per_page": "1"]).decode(PageResponse<ProductSummaryResponse>.self).page == 2)
     }
 
     @Test func anOrderAndItsCancellationChangeTheETagAndTheStockShownOnEveryNode() throws {
@@ -149,7 +151,7 @@ struct CatalogCachingTests {
         let before = try nodes.nodeB.send(page)
         let listBefore = try nodes.nodeB.send("/api/v1/products")
         #expect(before.skuStocks == [1])
-        #expect(listBefore.item(id)?["in_stock"] as? Bool == true)
+        #expect(listBefore.item(id)?.inStock == true)
 
         let buyer = try nodes.app.orderBuyer("13900000001")
         let order = try nodes.order("B", quantity: 1, buyer: buyer, key: "cache-order")
@@ -159,10 +161,10 @@ struct CatalogCachingTests {
             #expect(after.status == 200)
             #expect(after.etag != before.etag)
             #expect(after.skuStocks == [0])
-            #expect(after.json["in_stock"] as? Bool == false)
+            #expect(after.product?.shared.inStock == false)
             let list = try node.send("/api/v1/products", ifNoneMatch: [try #require(listBefore.etag)])
             #expect(list.status == 200)
-            #expect(list.item(id)?["in_stock"] as? Bool == false)
+            #expect(list.item(id)?.inStock == false)
         }
 
         let cancelled = try nodes.app.send("POST", "/api/v1/orders/\(order)/cancel", token: buyer.token)
@@ -170,7 +172,7 @@ struct CatalogCachingTests {
         let restocked = try nodes.nodeB.send(page)
         #expect(restocked.skuStocks == [1])
         #expect(restocked.etag == before.etag, "the same body again: the same tag")
-        #expect(try nodes.nodeB.send("/api/v1/products").item(id)?["in_stock"] as? Bool == true)
+        #expect(try nodes.nodeB.send("/api/v1/products").item(id)?.inStock == true)
     }
 
     @Test func anUnpaidOrderCancelledByTheExpirySweepReturnsItsStockToThePage() throws {
@@ -205,7 +207,7 @@ struct CatalogCachingTests {
         #expect(after.skuStocks == [7])
         let list = try nodes.nodeB.send("/api/v1/products", query: ["sort": "price_asc"], ifNoneMatch: [try #require(listBefore.etag)])
         #expect(list.status == 200)
-        #expect(list.item(id)?["price_cents"] as? Int == 880)
+        #expect(list.item(id)?.priceCents == 880)
     }
 
     @Test func anOperatorsOwnSQLOnStockOrNamesIsShownAtOnce() throws {
@@ -224,7 +226,7 @@ struct CatalogCachingTests {
             _ = try db.run("UPDATE skus SET name = '加大' WHERE code = 'A'")
         }
         let renamed = try nodes.nodeB.send(page)
-        #expect((renamed.json["skus"] as? [[String: Any]])?.first?["name"] as? String == "加大")
+        #expect(renamed.product?.own.skus.first?.name == "加大")
     }
 
     @Test func aNewCategoryByImportIsShownAtOnceInTheTree() throws {
@@ -255,7 +257,7 @@ struct CatalogCachingTests {
         }
         #expect(try nodes.nodeB.send(page).body == first.body)
         let fresh = try Node(api: ShopAPI(shop: nodes.app.shop)).send(page)
-        #expect((fresh.json["skus"] as? [[String: Any]])?.first?["name"] as? String == "改名", "a node without the copy reads it")
+        #expect(fresh.product?.own.skus.first?.name == "改名", "a node without the copy reads it")
     }
 
     @Test func aSearchPageIsKeptAndAnsweredFromMemoryUntilTheCatalogueMoves() throws {
@@ -280,7 +282,7 @@ struct CatalogCachingTests {
         let nodes = try TwoNodes()
         let id = try nodes.product("B")
         let before = try nodes.nodeB.send("/api/v1/products", query: ["q": "花束"])
-        #expect(before.item(id)?["in_stock"] as? Bool == true)
+        #expect(before.item(id)?.inStock == true)
 
         let buyer = try nodes.app.orderBuyer("13900000001")
         _ = try nodes.order("B", quantity: 1, buyer: buyer, key: "cache-search-order")
@@ -288,7 +290,7 @@ struct CatalogCachingTests {
         for node in [nodes.nodeA, nodes.nodeB] {
             let after = try node.send("/api/v1/products", query: ["q": "花束"], ifNoneMatch: [try #require(before.etag)])
             #expect(after.status == 200)
-            #expect(after.item(id)?["in_stock"] as? Bool == false)
+            #expect(after.item(id)?.inStock == false)
         }
     }
 
@@ -330,8 +332,8 @@ struct CatalogCachingTests {
         let hers = try nodes.nodeA.send(page, token: alice)
         let his = try nodes.nodeA.send(page, token: bob)
         let anonymous = try nodes.nodeA.send(page)
-        #expect(hers.json["is_favorite"] as? Bool == true && his.json["is_favorite"] as? Bool == false)
-        #expect(anonymous.json["is_favorite"] == nil && anonymous.json["favorites_count"] as? Int == 1)
+        #expect(hers.product?.own.isFavorite == true && his.product?.own.isFavorite == false)
+        #expect(!anonymous.keys.contains("is_favorite") && anonymous.product?.own.favoritesCount == 1)
         #expect(hers.headers["Cache-Control"] == "private, no-cache" && his.headers["Cache-Control"] == "private, no-cache")
         #expect(anonymous.headers["Cache-Control"] == "no-cache")
         #expect([hers, his, anonymous].allSatisfy { $0.headers["Vary"]?.contains("Authorization") == true })

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 @testable import ShopCore
 import ShopTestSupport
 import Testing
@@ -17,7 +18,7 @@ struct CouponAPITests {
 
     /// The message of a `coupon_invalid` answer with the code it names taken out.
     func message(_ response: TestResponse, without code: String) -> String? {
-        (response.error["message"] as? String)?.replacingOccurrences(of: code, with: "…")
+        response.error?.message.replacingOccurrences(of: code, with: "…")
     }
 
     /// A code that starts next month and a guess get the same answer, on the cart and at checkout,
@@ -62,13 +63,13 @@ struct CouponAPITests {
         let refused = try cart(app, buyer, code: "GOOD")
         expectError(refused, 429, "too_many_attempts")
         #expect(refused.headers["Retry-After"] == "50")
-        #expect(refused.error["retry_after"] as? Int == 50)
+        #expect(refused.error?.retryAfter == 50)
         expectError(try app.orderPlace(buyer, key: "k2", ["address_id": buyer.addressID, "coupon_code": "GOOD"]), 429,
                     "too_many_attempts")
         #expect(try cart(app, buyer, code: nil).status == 200)
 
         app.clock.advance(by: 50)
-        #expect(try cart(app, buyer, code: "GOOD").json["discount_cents"] as? Int == 1_000, "the five oldest have left the window")
+        #expect(try cart(app, buyer, code: "GOOD").decode(CartResponse.self).discountCents == 1_000, "the five oldest have left the window")
         let placedAtLast = try app.orderPlace(buyer, key: "k3", ["address_id": buyer.addressID, "coupon_code": "GOOD"])
         #expect(placedAtLast.status == 201, "\(placedAtLast.text)")
     }
@@ -97,27 +98,31 @@ struct CouponAPITests {
             let added = try app.send("POST", "/api/v1/cart/items", json: ["sku_id": try #require(skus[code]), "quantity": quantity],
                                      token: buyer.token)
             #expect(added.status == 201, "\(added.text)")
-            #expect(added.json["discount_cents"] as? Int == 0)
-            #expect(added.json["coupon"] is NSNull)
+            let plain = try added.decode(CartResponse.self)
+            #expect(plain.discountCents == 0)
+            #expect(plain.coupon == nil)
+            #expect(added.text.contains("\"coupon\":null"))
         }
         let shown = try cart(app, buyer, code: "spring20")
         #expect(shown.status == 200, "\(shown.text)")
-        #expect(shown.json["selected_total_cents"] as? Int == 12_900 + 11_980)
-        #expect(shown.json["discount_cents"] as? Int == 2_000)
-        let coupon = try #require(shown.json["coupon"] as? [String: Any])
-        #expect(coupon["code"] as? String == "SPRING20")
-        #expect(coupon["description"] as? String == "满100减20元")
-        #expect(Set(coupon.keys) == ["code", "description"])
+        let discounted = try shown.decode(CartResponse.self)
+        #expect(discounted.selectedTotalCents == 12_900 + 11_980)
+        #expect(discounted.discountCents == 2_000)
+        let coupon = try #require(discounted.coupon)
+        #expect(coupon.code == "SPRING20")
+        #expect(coupon.description == "满100减20元")
+        #expect(shown.keys(of: "coupon") == ["code", "description"])
 
         let placed = try app.orderPlace(buyer, key: "k1", ["address_id": buyer.addressID, "coupon_code": "Spring20"])
         #expect(placed.status == 201, "\(placed.text)")
-        #expect(placed.json["discount_cents"] as? Int == 2_000)
-        #expect(placed.json["total_cents"] as? Int == 12_900 + 11_980 - 2_000)
-        #expect((placed.json["coupon"] as? [String: Any])?["code"] as? String == "SPRING20")
+        let order = try placed.decode(OrderResponse.self)
+        #expect(order.discountCents == 2_000)
+        #expect(order.totalCents == 12_900 + 11_980 - 2_000)
+        #expect(order.coupon?.code == "SPRING20")
         let id = try #require(placed.orderID)
         let shownOrder = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token)
-        #expect(shownOrder.json["discount_cents"] as? Int == 2_000)
-        #expect((shownOrder.json["coupon"] as? [String: Any])?["description"] as? String == "满100减20元")
+        #expect(shownOrder.order?.discountCents == 2_000)
+        #expect(shownOrder.order?.coupon?.description == "满100减20元")
 
         let replay = try app.orderPlace(buyer, key: "k1", ["address_id": buyer.addressID, "coupon_code": "SPRING20"])
         #expect(replay.status == 200, "\(replay.text)")
@@ -135,23 +140,23 @@ struct CouponAPITests {
 
         let unknown = try cart(app, buyer, code: "NOPE", headers: Self.english)
         expectError(unknown, 422, "coupon_invalid")
-        #expect(unknown.error["field"] as? String == "coupon_code")
-        #expect(unknown.error["message"] as? String == "Coupon NOPE does not exist or is not valid yet.")
+        #expect(unknown.error?.field == "coupon_code")
+        #expect(unknown.error?.message == "Coupon NOPE does not exist or is not valid yet.")
 
         let minSpend = try cart(app, buyer, code: "big")
         expectError(minSpend, 422, "coupon_invalid")
-        #expect(minSpend.error["message"] as? String == "优惠码 BIG 需满 100.00 元才能使用。")
+        #expect(minSpend.error?.message == "优惠码 BIG 需满 100.00 元才能使用。")
 
         let placed = try app.orderPlace(buyer, key: "k1", ["address_id": buyer.addressID, "coupon_code": "BIG"])
         expectError(placed, 422, "coupon_invalid")
         #expect(try app.shop.orders.orders(for: UserID(buyer.userID), status: nil, page: PageRequest()).total == 0)
         let cartAfter = try cart(app, buyer, code: nil)
-        #expect((cartAfter.json["items"] as? [Any])?.count == 1, "a refused checkout leaves the cart as it was")
+        #expect(try cartAfter.decode(CartResponse.self).items.count == 1, "a refused checkout leaves the cart as it was")
 
         _ = try app.shop.coupons.disable(code: "BIG")
         let disabled = try app.orderPlace(buyer, key: "k2", orderBuyNowBody(app, buyer, sku, quantity: 3, code: "BIG"))
         expectError(disabled, 422, "coupon_invalid")
-        #expect((disabled.error["message"] as? String)?.contains("停用") == true, "\(disabled.text)")
+        #expect(disabled.error?.message.contains("停用") == true, "\(disabled.text)")
     }
 
     @Test func aMalformedCodeIsA400NamingTheField() throws {
@@ -161,18 +166,21 @@ struct CouponAPITests {
         for bad in ["AB", "has space", String(repeating: "X", count: 33), "优惠"] {
             let shown = try cart(app, buyer, code: bad)
             expectError(shown, 400, "validation_failed")
-            #expect(shown.error["field"] as? String == "coupon_code")
+            #expect(shown.error?.field == "coupon_code")
             let placed = try app.orderPlace(buyer, key: "k-\(bad.count)", orderBuyNowBody(app, buyer, sku, quantity: 1, code: bad))
             expectError(placed, 400, "validation_failed")
         }
         let wrongType = try app.orderPlace(buyer, key: "k", ["address_id": buyer.addressID, "coupon_code": 12345])
         #expect(wrongType.status == 400)
+        // Untyped on purpose: a request body with an explicit null.
         let null = try app.orderPlace(buyer, key: "k-null", ["address_id": buyer.addressID, "items": [["sku_id": sku, "quantity": 1]],
                                                              "coupon_code": NSNull()])
         #expect(null.status == 201, "\(null.text)")
-        #expect(null.json["coupon"] is NSNull)
+        #expect(try null.decode(OrderResponse.self).coupon == nil)
+        #expect(null.text.contains("\"coupon\":null"))
     }
 
+    // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
     func orderBuyNowBody(_ app: TestAPI, _ buyer: OrderAPIBuyer, _ sku: Int64, quantity: Int, code: String) -> [String: Any] {
         var body = app.orderBuyNowBody(buyer, [(sku, quantity)])
         body["coupon_code"] = code

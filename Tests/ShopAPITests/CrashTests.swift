@@ -3,8 +3,10 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HTTP
 import SQL
 import SQLite
+@testable import ShopAPI
 import ShopTestSupport
 import Testing
 
@@ -52,7 +54,7 @@ struct CrashTests {
                 let replay = try client.send("POST", "/api/v1/orders", body: earlier.body, token: token,
                                              headers: ["Idempotency-Key": earlier.key])
                 #expect(replay.status == 200, "replay after restart: \(replay.status) \(replay.text)")
-                #expect(replay.json["number"] as? String == earlier.number)
+                #expect(try replay.decode(OrderResponse.self).number == earlier.number)
             }
 
             let placed = harness.fireOrders(client, token: token, addressID: addressID, skus: skus, cycle: cycle,
@@ -77,6 +79,7 @@ final class OrderCrashHarness: @unchecked Sendable {
     /// An order the server acknowledged with a 201.
     struct Placed {
         let key: String
+        // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
         let body: [String: Any]
         let number: String
         let skuID: Int64
@@ -239,6 +242,7 @@ final class OrderCrashHarness: @unchecked Sendable {
         let requested = try client.send("POST", "/api/v1/auth/verification-codes", body: ["phone": phone, "purpose": "register"])
         guard requested.status == 202 else { throw FixtureError("code request: \(requested.status) \(requested.text)") }
         let lines = ((try? String(contentsOfFile: codesPath, encoding: .utf8)) ?? "").split(separator: "\n")
+        // Untyped on purpose: the code sender's file lines, not API responses.
         let code = lines.compactMap { line -> String? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   object["phone"] as? String == phone, object["purpose"] as? String == "register" else { return nil }
@@ -246,17 +250,14 @@ final class OrderCrashHarness: @unchecked Sendable {
         }.last
         guard let code else { throw FixtureError("no code for \(phone) in \(codesPath)") }
         let registered = try client.send("POST", "/api/v1/auth/register", body: ["phone": phone, "code": code, "password": "flower123"])
-        guard registered.status == 201, let token = registered.json["token"] as? String else {
-            throw FixtureError("register: \(registered.status) \(registered.text)")
-        }
+        guard registered.status == 201 else { throw FixtureError("register: \(registered.status) \(registered.text)") }
+        let token = try registered.decode(SessionResponse.self).token
         let address = try client.send("POST", "/api/v1/addresses", body: [
             "recipient": "王小花", "phone": "13800138000", "province": "浙江省", "city": "杭州市", "district": "西湖区",
             "detail": "人民路1号",
         ], token: token)
-        guard address.status == 201, let id = (address.json["id"] as? NSNumber)?.int64Value else {
-            throw FixtureError("address: \(address.status) \(address.text)")
-        }
-        return (token, id)
+        guard address.status == 201 else { throw FixtureError("address: \(address.status) \(address.text)") }
+        return (token, try address.decode(AddressResponse.self).own.id.rawValue)
     }
 
     /// Buy-now orders from `threads` threads until the server dies; SIGKILL after `killAfter` seconds.
@@ -277,14 +278,16 @@ final class OrderCrashHarness: @unchecked Sendable {
                     let sku = skus[code] ?? 0
                     let quantity = 1 + sequence % 2
                     let key = "crash-\(cycle)-\(thread)-\(sequence)"
+                    // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
                     let body: [String: Any] = ["address_id": addressID, "items": [["sku_id": sku, "quantity": quantity]]]
                     guard let answer = try? client.send("POST", "/api/v1/orders", body: body, token: token,
                                                         headers: ["Idempotency-Key": key]) else {
                         return // the server is gone
                     }
-                    let error = (answer.json["error"] as? [String: Any])?["code"] as? String
+                    let error = (try? answer.decode(ErrorResponse.self))?.error.code
+                    let number = (try? answer.decode(OrderResponse.self))?.number
                     collected.update { outcome in
-                        if answer.status == 201, let number = answer.json["number"] as? String {
+                        if answer.status == 201, let number {
                             outcome.acknowledged.append(Placed(key: key, body: body, number: number, skuID: sku, quantity: quantity))
                         } else if !(answer.status == 409 && error == "out_of_stock") {
                             outcome.unexpected.append("\(answer.status) \(answer.text)")
@@ -351,7 +354,8 @@ final class OrderCrashClient: @unchecked Sendable {
     struct Answer {
         let status: Int
         let data: Data
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:] }
+        /// The body decoded into one of the API's DTOs, as `TestResponse.decode` does.
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSON.decoder().decode(T.self, from: data) }
         var text: String { String(decoding: data, as: UTF8.self) }
     }
 
@@ -370,6 +374,7 @@ final class OrderCrashClient: @unchecked Sendable {
         session.invalidateAndCancel()
     }
 
+    // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
     func send(_ method: String, _ path: String, body: [String: Any]? = nil, token: String? = nil,
               headers: [String: String] = [:]) throws -> Answer {
         guard let url = URL(string: base + path) else { throw FixtureError("bad URL \(base + path)") }

@@ -52,8 +52,8 @@ struct DatabaseUnavailableTests {
         let products = try api.responder(Request(method: "GET", path: "/api/v1/products"), Context())
         #expect(products.status.code == 503)
         #expect(products.headers["Retry-After"] == "1")
-        let body = try #require(try JSONSerialization.jsonObject(with: Data(products.body)) as? [String: Any])
-        #expect((body["error"] as? [String: Any])?["code"] as? String == "database_unavailable")
+        let body = try JSON.decoder().decode(ErrorResponse.self, from: Data(products.body))
+        #expect(body.error.code == "database_unavailable")
         let ready = try api.responder(Request(method: "GET", path: "/readyz"), Context())
         #expect(ready.status.code == 503)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 @testable import ShopCore
 import ShopTestSupport
 import Testing
@@ -19,12 +20,13 @@ struct DeliveryAPITests {
         body["card_signature"] = "小明"
         let placed = try api.orderPlace(buyer, key: "k1", body)
         #expect(placed.status == 201, "\(placed.text)")
-        #expect(placed.json["delivery_date"] as? String == "2026-12-02")
-        #expect(placed.json["delivery_slot"] as? String == "afternoon")
-        #expect(placed.json["card_message"] as? String == "生日快乐")
-        #expect(placed.json["card_signature"] as? String == "小明")
-        let shown = try api.orderGet("/api/v1/orders/\(try #require(placed.orderID))", token: buyer.token)
-        #expect(shown.json["delivery_date"] as? String == "2026-12-02" && shown.json["card_signature"] as? String == "小明")
+        let order = try placed.decode(OrderResponse.self)
+        #expect(order.deliveryDate == "2026-12-02")
+        #expect(order.deliverySlot == .afternoon)
+        #expect(order.cardMessage == "生日快乐")
+        #expect(order.cardSignature == "小明")
+        let shown = try api.orderGet("/api/v1/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self)
+        #expect(shown.deliveryDate == "2026-12-02" && shown.cardSignature == "小明")
     }
 
     @Test func anOrderWithoutDeliveryFieldsStatesTheEarliestDayAndNullsTheRest() throws {
@@ -33,9 +35,12 @@ struct DeliveryAPITests {
         let buyer = try api.orderBuyer("13900000001")
         let placed = try api.orderPlace(buyer, key: "k1", api.orderBuyNowBody(buyer, [(sku, 1)]))
         #expect(placed.status == 201, "\(placed.text)")
-        #expect(placed.json["delivery_date"] as? String == "2026-12-01")
+        // Decoding needs each `ExplicitNull` key there, so these nils are explicit nulls, not absent keys.
+        let order = try placed.decode(OrderResponse.self)
+        #expect(order.deliveryDate == "2026-12-01")
+        #expect(order.deliverySlot == nil && order.cardMessage == nil && order.cardSignature == nil, "\(placed.text)")
         for key in ["delivery_slot", "card_message", "card_signature"] {
-            #expect(placed.json.keys.contains(key) && placed.json[key] is NSNull, "\(key) in \(placed.text)")
+            #expect(placed.text.contains("\"\(key)\":null"), "\(key) in \(placed.text)")
         }
     }
 
@@ -47,11 +52,11 @@ struct DeliveryAPITests {
         body["delivery_date"] = "2026-12-01"
         let refused = try api.orderPlace(buyer, key: "k1", body)
         expectError(refused, 422, "delivery_unavailable")
-        #expect(refused.error["field"] as? String == "delivery_date")
-        #expect((refused.error["message"] as? String)?.contains("2026-12-02") == true, "\(refused.text)")
+        #expect(refused.error?.field == "delivery_date")
+        #expect(refused.error?.message.contains("2026-12-02") == true, "\(refused.text)")
         let english = try api.send("POST", "/api/v1/orders", json: body, token: buyer.token,
                                    headers: [("Idempotency-Key", "k2"), ("Accept-Language", "en")])
-        #expect((english.error["message"] as? String)?.contains("earliest possible day is 2026-12-02") == true, "\(english.text)")
+        #expect(english.error?.message.contains("earliest possible day is 2026-12-02") == true, "\(english.text)")
         #expect(try api.orderCount() == 0 && api.orderStock(sku) == 5)
     }
 
@@ -66,7 +71,7 @@ struct DeliveryAPITests {
             body[key] = value
             let refused = try api.orderPlace(buyer, key: "bad-\(index)", body)
             #expect(refused.status == 400, "\(key)=\(value): \(refused.text)")
-            if value is String { #expect(refused.error["field"] as? String == key, "\(refused.text)") }
+            if value is String { #expect(refused.error?.field == key, "\(refused.text)") }
         }
         #expect(try api.orderCount() == 0)
     }
@@ -83,7 +88,7 @@ struct DeliveryAPITests {
             body[key] = value
             let refused = try api.orderPlace(buyer, key: "bad-\(index)", body)
             expectError(refused, 400, "validation_failed")
-            #expect(refused.error["field"] as? String == key, "\(key)=\(value.debugDescription): \(refused.text)")
+            #expect(refused.error?.field == key, "\(key)=\(value.debugDescription): \(refused.text)")
         }
         #expect(try api.orderCount() == 0)
         var body = api.orderBuyNowBody(buyer, [(sku, 1)])
@@ -91,8 +96,9 @@ struct DeliveryAPITests {
         body["note"] = "放门口\n谢谢"
         let placed = try api.orderPlace(buyer, key: "good", body)
         #expect(placed.status == 201, "\(placed.text)")
-        #expect(placed.json["card_message"] as? String == "生日快乐\n爱你")
-        #expect(placed.json["note"] as? String == "放门口\n谢谢")
+        let order = try placed.decode(OrderResponse.self)
+        #expect(order.cardMessage == "生日快乐\n爱你")
+        #expect(order.note == "放门口\n谢谢")
     }
 
     @Test func deliveryDatesListTheDaysAndSlotsForTheseSKUs() throws {
@@ -102,14 +108,14 @@ struct DeliveryAPITests {
         api.clock.advance(by: 18 * 3_600)  // 1 December, 10:00 in Shanghai
         let sameDay = try api.send("GET", "/api/v1/delivery/dates")
         #expect(sameDay.status == 200, "\(sameDay.text)")
-        let items = try #require(sameDay.json["items"] as? [[String: Any]])
+        let items = try sameDay.decode(ItemsResponse<DeliveryController.DayBody>.self).items
         #expect(items.count == 31)
-        #expect(items.first?["date"] as? String == "2026-12-01")
-        #expect(items.first?["slots"] as? [String] == ["afternoon", "evening"])
-        #expect(items.last?["date"] as? String == "2026-12-31")
+        #expect(items.first?.date == "2026-12-01")
+        #expect(items.first?.slots == [.afternoon, .evening])
+        #expect(items.last?.date == "2026-12-31")
         let nextDay = try api.send("GET", "/api/v1/delivery/dates", query: ["sku_ids": "\(pot)"])
-        let first = try #require((nextDay.json["items"] as? [[String: Any]])?.first)
-        #expect(first["date"] as? String == "2026-12-02" && first["slots"] as? [String] == ["morning", "afternoon", "evening"])
+        let first = try #require(try nextDay.decode(ItemsResponse<DeliveryController.DayBody>.self).items.first)
+        #expect(first.date == "2026-12-02" && first.slots == [.morning, .afternoon, .evening])
     }
 
     @Test func deliveryDatesRefuseBadOrUnknownSKUs() throws {

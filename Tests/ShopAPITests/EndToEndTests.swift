@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTP
-import ShopAPI
+@testable import ShopAPI
 import ShopTestSupport
 import Testing
 
@@ -30,20 +30,21 @@ struct EndToEndTests {
 
         let login = try await post(base + "/api/v1/auth/login", ["phone": "+86" + phone, "password": "flower123"])
         #expect(login.status == 200)
-        let token = try #require(login.json["token"] as? String)
+        let token = try login.decode(SessionResponse.self).token
 
         var me = URLRequest(url: URL(string: base + "/api/v1/me")!)
         me.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         me.setValue("e2e-request-1", forHTTPHeaderField: "X-Request-Id")
         let profile = try await send(me)
         #expect(profile.status == 200)
-        #expect(profile.json["nickname"] as? String == "小花")
-        #expect(profile.json["phone"] as? String == "138****8000")
+        let user = try profile.decode(UserResponse.self)
+        #expect(user.nickname == "小花")
+        #expect(user.phone == "138****8000")
         #expect(profile.headers["X-Request-Id"] == "e2e-request-1")
 
         let anonymous = try await send(URLRequest(url: URL(string: base + "/api/v1/me")!))
         #expect(anonymous.status == 401)
-        #expect((anonymous.json["error"] as? [String: Any])?["code"] as? String == "unauthorized")
+        #expect(try anonymous.decode(ErrorResponse.self).error.code == "unauthorized")
     }
 
     @Test func aDrainingServerSaysSoOnReadyzAndStillServes() async throws {
@@ -56,24 +57,29 @@ struct EndToEndTests {
         app.shop.startDraining()
         let ready = try await send(URLRequest(url: URL(string: base + "/readyz")!))
         #expect(ready.status == 503)
-        #expect(ready.json["status"] as? String == "draining")
+        #expect(try ready.decode(HealthController.HealthResponse.self).status == "draining")
         #expect(try await send(URLRequest(url: URL(string: base + "/healthz")!)).status == 200)
         let products = try await send(URLRequest(url: URL(string: base + "/api/v1/products")!))
         #expect(products.status == 200)
-        #expect(products.json["items"] != nil)
+        _ = try products.decode(PageResponse<ProductSummaryResponse>.self)
     }
 
     struct Answer {
         let status: Int
         let headers: [String: String]
-        let json: [String: Any]
+        let body: Data
+
+        /// The body decoded into one of the API's DTOs, as `TestResponse.decode` does.
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try JSON.decoder().decode(T.self, from: body)
+        }
     }
 
     func post(_ url: String, _ body: [String: String]) async throws -> Answer {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        request.httpBody = try JSONEncoder().encode(body)
         return try await send(request)
     }
 
@@ -94,8 +100,7 @@ struct EndToEndTests {
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name.lowercased().capitalizedHeader] = value }
         }
-        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return Answer(status: http.statusCode, headers: headers, json: json)
+        return Answer(status: http.statusCode, headers: headers, body: data)
     }
 }
 

@@ -34,8 +34,22 @@ private extension TestAPI {
     }
 }
 
-private func ids(_ response: TestResponse) -> [Int] {
-    (response.json["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []
+private func productIDs(_ response: TestResponse) throws -> [Int64] {
+    try response.decode(PageResponse<ProductSummaryResponse>.self).items.map(\.id.rawValue)
+}
+
+private func articleIDs(_ response: TestResponse) throws -> [Int64] {
+    try response.decode(PageResponse<ArticleResponse>.self).items.map(\.id.rawValue)
+}
+
+private typealias ProductFavorite = FavoriteController.ProductFavoriteResponse
+private typealias ArticleFavorite = FavoriteController.ArticleFavoriteResponse
+
+private extension TestResponse {
+    var productFavorite: ProductFavorite? { try? decode(ProductFavorite.self) }
+    var articleFavorite: ArticleFavorite? { try? decode(ArticleFavorite.self) }
+    var product: ProductDetailResponse? { try? decode(ProductDetailResponse.self) }
+    var article: ArticleResponse? { try? decode(ArticleResponse.self) }
 }
 
 @Suite("Favourites (收藏): products and articles")
@@ -48,15 +62,15 @@ struct FavoriteAPITests {
         for _ in 0..<2 {
             let kept = try app.send("PUT", "/api/v1/favorites/products/\(product)", token: alice)
             #expect(kept.status == 200, "\(kept.text)")
-            #expect(kept.json["is_favorite"] as? Bool == true && kept.json["favorites_count"] as? Int == 1)
+            #expect(kept.productFavorite?.isFavorite == true && kept.productFavorite?.favoritesCount == 1)
         }
-        #expect(try app.send("PUT", "/api/v1/favorites/products/\(product)", token: bob).json["favorites_count"] as? Int == 2)
+        #expect(try app.send("PUT", "/api/v1/favorites/products/\(product)", token: bob).productFavorite?.favoritesCount == 2)
         for _ in 0..<2 {
             let released = try app.send("DELETE", "/api/v1/favorites/products/\(product)", token: alice)
             #expect(released.status == 200)
-            #expect(released.json["is_favorite"] as? Bool == false && released.json["favorites_count"] as? Int == 1)
+            #expect(released.productFavorite?.isFavorite == false && released.productFavorite?.favoritesCount == 1)
         }
-        #expect(try app.send("GET", "/api/v1/products/\(product)").json["favorites_count"] as? Int == 1)
+        #expect(try app.send("GET", "/api/v1/products/\(product)").product?.own.favoritesCount == 1)
     }
 
     @Test func keepingAProductMovesNoCatalogueVersionYetItsPageShowsTheNewCount() throws {
@@ -64,19 +78,19 @@ struct FavoriteAPITests {
         let product = try #require(try app.favoriteSeed([("ROSE", "on_sale"), ("LILY", "on_sale")])["ROSE"])
         let alice = try app.token(for: "13900000041")
         let page = try app.send("GET", "/api/v1/products/\(product)")
-        #expect(page.json["favorites_count"] as? Int == 0)
+        #expect(page.product?.own.favoritesCount == 0)
         _ = try app.send("GET", "/api/v1/products")
         let changes = CatalogChanges()
         let before = try app.shop.pool.read { db in try changes.version(db) }
 
-        #expect(try app.send("PUT", "/api/v1/favorites/products/\(product)", token: alice).json["favorites_count"] as? Int == 1)
+        #expect(try app.send("PUT", "/api/v1/favorites/products/\(product)", token: alice).productFavorite?.favoritesCount == 1)
         #expect(try app.shop.pool.read { db in try changes.version(db) } == before, "a click moves no list's or tree's version")
         let kept = try app.send("GET", "/api/v1/products/\(product)", headers: [("If-None-Match", try #require(page.headers["ETag"]))])
-        #expect(kept.status == 200 && kept.json["favorites_count"] as? Int == 1, "the kept page is not served stale")
+        #expect(kept.status == 200 && kept.product?.own.favoritesCount == 1, "the kept page is not served stale")
 
-        #expect(try app.send("DELETE", "/api/v1/favorites/products/\(product)", token: alice).json["favorites_count"] as? Int == 0)
+        #expect(try app.send("DELETE", "/api/v1/favorites/products/\(product)", token: alice).productFavorite?.favoritesCount == 0)
         #expect(try app.shop.pool.read { db in try changes.version(db) } == before)
-        #expect(try app.send("GET", "/api/v1/products/\(product)").json["favorites_count"] as? Int == 0)
+        #expect(try app.send("GET", "/api/v1/products/\(product)").product?.own.favoritesCount == 0)
     }
 
     @Test func racingRequestsKeepAProductOnceAndCountEveryUserOnce() throws {
@@ -84,7 +98,7 @@ struct FavoriteAPITests {
         let product = try #require(try app.favoriteSeed([("ROSE", "on_sale")])["ROSE"])
         let tokens = try (0..<4).map { try app.token(for: "1390000010\($0)") }
         race(16) { i in _ = try? app.send("PUT", "/api/v1/favorites/products/\(product)", token: tokens[i % 4]) }
-        #expect(try app.send("GET", "/api/v1/products/\(product)").json["favorites_count"] as? Int == 4)
+        #expect(try app.send("GET", "/api/v1/products/\(product)").product?.own.favoritesCount == 4)
         let rows = try app.shop.pool.read { db in try db.scalarInt("SELECT COUNT(*) FROM product_favorites") }
         #expect(rows == 4)
     }
@@ -99,15 +113,16 @@ struct FavoriteAPITests {
             #expect(try app.send("PUT", "/api/v1/favorites/products/\(try #require(products[code]))", token: alice).status == 200)
         }
         let list = try app.send("GET", "/api/v1/favorites/products", token: alice)
-        #expect(ids(list) == ["C", "A", "B"].compactMap { products[$0].map(Int.init) })
-        #expect(list.json["total"] as? Int == 3)
+        #expect(try productIDs(list) == ["C", "A", "B"].compactMap { products[$0] })
+        #expect(try list.decode(PageResponse<ProductSummaryResponse>.self).total == 3)
         let second = try app.send("GET", "/api/v1/favorites/products", query: ["page": "2", "per_page": "2"], token: alice)
-        #expect(ids(second) == [Int(try #require(products["B"]))])
-        #expect(ids(try app.send("GET", "/api/v1/favorites/products", token: bob)).isEmpty, "another user's favourites are not shown")
+        #expect(try productIDs(second) == [try #require(products["B"])])
+        #expect(try productIDs(try app.send("GET", "/api/v1/favorites/products", token: bob)).isEmpty,
+                "another user's favourites are not shown")
 
         _ = try app.favoriteSeed([("A", "off_sale")])
         let after = try app.send("GET", "/api/v1/favorites/products", token: alice)
-        #expect(ids(after) == ["C", "B"].compactMap { products[$0].map(Int.init) })
+        #expect(try productIDs(after) == ["C", "B"].compactMap { products[$0] })
         // Taken off sale: it cannot be kept again, but it can still be let go.
         let offSale = try #require(products["A"])
         expectError(try app.send("PUT", "/api/v1/favorites/products/\(offSale)", token: bob), 404, "not_found")
@@ -122,18 +137,19 @@ struct FavoriteAPITests {
         let first = try app.publishArticle("插花入门", authorPhone: "13800000051")
         let second = try app.publishArticle("多肉养护", authorPhone: "13800000051")
         let reader = try app.token(for: "13900000052")
-        #expect(try app.send("PUT", "/api/v1/favorites/articles/\(first)", token: reader).json["is_favorite"] as? Bool == true)
+        #expect(try app.send("PUT", "/api/v1/favorites/articles/\(first)", token: reader).articleFavorite?.isFavorite == true)
         app.clock.advance(by: 10)
         #expect(try app.send("PUT", "/api/v1/favorites/articles/\(second)", token: reader).status == 200)
         #expect(try app.send("PUT", "/api/v1/favorites/articles/\(second)", token: reader).status == 200)
 
-        #expect(try app.send("GET", "/api/v1/articles/\(first)", token: reader).json["is_favorite"] as? Bool == true)
-        #expect(try app.send("GET", "/api/v1/articles/\(first)").json["is_favorite"] == nil)
-        #expect(ids(try app.send("GET", "/api/v1/favorites/articles", token: reader)) == [Int(second), Int(first)])
+        #expect(try app.send("GET", "/api/v1/articles/\(first)", token: reader).article?.isFavorite == true)
+        let anonymous = try app.send("GET", "/api/v1/articles/\(first)")
+        #expect(anonymous.status == 200 && !anonymous.keys.contains("is_favorite"), "left out for an anonymous reader")
+        #expect(try articleIDs(try app.send("GET", "/api/v1/favorites/articles", token: reader)) == [second, first])
 
-        #expect(try app.send("DELETE", "/api/v1/favorites/articles/\(first)", token: reader).json["is_favorite"] as? Bool == false)
-        #expect(try app.send("GET", "/api/v1/articles/\(first)", token: reader).json["is_favorite"] as? Bool == false)
-        #expect(ids(try app.send("GET", "/api/v1/favorites/articles", token: reader)) == [Int(second)])
+        #expect(try app.send("DELETE", "/api/v1/favorites/articles/\(first)", token: reader).articleFavorite?.isFavorite == false)
+        #expect(try app.send("GET", "/api/v1/articles/\(first)", token: reader).article?.isFavorite == false)
+        #expect(try articleIDs(try app.send("GET", "/api/v1/favorites/articles", token: reader)) == [second])
         expectError(try app.send("PUT", "/api/v1/favorites/articles/999999", token: reader), 404, "not_found")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 import ShopTestSupport
 import Testing
 
@@ -10,38 +11,46 @@ struct MeAPITests {
     @Test func meAnswersExactlyTheDocumentedUserFields() throws {
         let app = try TestAPI()
         let registered = try app.register(phone, nickname: "小花")
-        let token = try #require(registered["token"] as? String)
+        let session = try registered.decode(SessionResponse.self)
+        let token = session.token
         let response = try app.send("GET", "/api/v1/me", token: token)
         #expect(response.status == 200)
-        let user = response.json
-        #expect(Set(user.keys) == ["id", "phone", "nickname", "avatar_url", "signature", "gender", "is_author", "created_at"])
-        #expect(user["id"] as? Int == (registered["user"] as? [String: Any])?["id"] as? Int)
-        #expect(user["phone"] as? String == "138****8000")
-        #expect(user["nickname"] as? String == "小花")
-        #expect(user["avatar_url"] as? String == "")
-        #expect(user["signature"] as? String == "")
-        #expect(user["gender"] as? String == "unknown")
-        #expect(user["is_author"] as? Bool == false)
-        #expect(user["created_at"] as? String == "2026-11-30T08:00:00Z")
+        #expect(response.keys == ["id", "phone", "nickname", "avatar_url", "signature", "gender", "is_author", "created_at"])
+        let user = try response.decode(UserResponse.self)
+        #expect(user.id == session.user.id)
+        #expect(user.phone == "138****8000")
+        #expect(user.nickname == "小花")
+        #expect(user.avatarURL == "")
+        #expect(user.signature == "")
+        #expect(user.gender == .unknown)
+        #expect(user.isAuthor == false)
+        #expect(user.createdAt == rfc3339("2026-11-30T08:00:00Z"))
+        #expect(response.text.contains("\"created_at\":\"2026-11-30T08:00:00Z\""))
         #expect(response.text.contains("\"is_author\":false"))
     }
 
     @Test func patchMeChangesOnlyTheAllowListedFields() throws {
         let app = try TestAPI()
         let token = try app.token(for: phone)
-        let before = try app.send("GET", "/api/v1/me", token: token).json
+        let before = try app.send("GET", "/api/v1/me", token: token).decode(UserResponse.self)
 
         let response = try app.send("PATCH", "/api/v1/me", json: [
             "id": 999, "phone": "13900139000", "is_author": true, "created_at": "2000-01-01T00:00:00Z",
             "password_hash": "x", "nickname": "新名字",
         ], token: token)
         #expect(response.status == 200)
-        let after = try app.send("GET", "/api/v1/me", token: token).json
-        #expect(after["nickname"] as? String == "新名字")
-        #expect(response.json["nickname"] as? String == "新名字")
-        for key in ["id", "phone", "is_author", "created_at", "avatar_url", "signature", "gender"] {
-            #expect("\(response.json[key] ?? "nil")" == "\(before[key] ?? "nil")", "\(key) changed in the answer")
-            #expect("\(after[key] ?? "nil")" == "\(before[key] ?? "nil")", "\(key) changed in the database")
+        let after = try app.send("GET", "/api/v1/me", token: token).decode(UserResponse.self)
+        let answered = try response.decode(UserResponse.self)
+        #expect(after.nickname == "新名字")
+        #expect(answered.nickname == "新名字")
+        for (user, place) in [(answered, "the answer"), (after, "the database")] {
+            #expect(user.id == before.id, "id changed in \(place)")
+            #expect(user.phone == before.phone, "phone changed in \(place)")
+            #expect(user.isAuthor == before.isAuthor, "is_author changed in \(place)")
+            #expect(user.createdAt == before.createdAt, "created_at changed in \(place)")
+            #expect(user.avatarURL == before.avatarURL, "avatar_url changed in \(place)")
+            #expect(user.signature == before.signature, "signature changed in \(place)")
+            #expect(user.gender == before.gender, "gender changed in \(place)")
         }
         // Still the same phone: the account signs in with it, and the other number has no account.
         #expect(try app.send("POST", "/api/v1/auth/login", json: ["phone": phone, "password": TestAPI.password]).status == 200)
@@ -55,11 +64,11 @@ struct MeAPITests {
             "nickname": "花匠", "avatar_url": "https://cdn.example.com/a.png", "signature": "爱花的人", "gender": "female",
         ], token: token)
         #expect(response.status == 200)
-        let me = try app.send("GET", "/api/v1/me", token: token).json
-        #expect(me["nickname"] as? String == "花匠")
-        #expect(me["avatar_url"] as? String == "https://cdn.example.com/a.png")
-        #expect(me["signature"] as? String == "爱花的人")
-        #expect(me["gender"] as? String == "female")
+        let me = try app.send("GET", "/api/v1/me", token: token).decode(UserResponse.self)
+        #expect(me.nickname == "花匠")
+        #expect(me.avatarURL == "https://cdn.example.com/a.png")
+        #expect(me.signature == "爱花的人")
+        #expect(me.gender == .female)
     }
 
     @Test(arguments: [
@@ -75,9 +84,10 @@ struct MeAPITests {
         let app = try TestAPI()
         let token = try app.token(for: phone)
         let before = try app.send("GET", "/api/v1/me", token: token).text
+        // Untyped on purpose: the request body is the test's raw text, a field of the wrong type included.
         let response = try app.send("PATCH", "/api/v1/me", json: try JSONSerialization.jsonObject(with: Data(body.utf8)), token: token)
         expectError(response, 400, "validation_failed")
-        #expect(response.error["field"] as? String == field)
+        #expect(response.error?.field == field)
         #expect(try app.send("GET", "/api/v1/me", token: token).text == before)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -112,11 +113,11 @@ struct MediaAPITests {
         let token = try app.token(for: "13800138000")
         let saved = try app.send("PATCH", "/api/v1/me", json: ["avatar_url": "/media/demo/avatar-tulip-pink.svg"], token: token)
         #expect(saved.status == 200)
-        #expect(saved.json["avatar_url"] as? String == "/media/demo/avatar-tulip-pink.svg")
+        #expect(try saved.decode(UserResponse.self).avatarURL == "/media/demo/avatar-tulip-pink.svg")
         for bad in ["/media/../secret.svg", "/media/demo/notes.txt", "/etc/passwd.svg", "//evil.example/a.svg", "/media/a/b/c.svg"] {
             let refused = try app.send("PATCH", "/api/v1/me", json: ["avatar_url": bad], token: token)
             expectError(refused, 400, "validation_failed")
-            #expect(refused.error["field"] as? String == "avatar_url", "\(bad)")
+            #expect(refused.error?.field == "avatar_url", "\(bad)")
         }
     }
 
@@ -131,10 +132,9 @@ struct MediaAPITests {
         try Data(csv.utf8).write(to: URL(fileURLWithPath: path))
         let report = try app.shop.catalogImporter.importFile(at: path, options: .init(skipInvalid: true))
         #expect(report.issues.map(\.column) == ["cover_url"])
-        let listed = try #require((try app.get("/api/v1/products").json["items"] as? [[String: Any]])?.first)
-        #expect(listed["cover_url"] as? String == "/media/demo/tulip-pink.svg")
-        let id = try #require(listed["id"] as? Int)
-        let detail = try app.get("/api/v1/products/\(id)").json
-        #expect(detail["images"] as? [String] == ["/media/demo/tulip-pink.svg", "/media/demo/tulip-pink-2.svg"])
+        let listed = try #require(try app.get("/api/v1/products").decode(PageResponse<ProductSummaryResponse>.self).items.first)
+        #expect(listed.coverURL == "/media/demo/tulip-pink.svg")
+        let detail = try app.get("/api/v1/products/\(listed.id)").decode(ProductDetailResponse.self)
+        #expect(detail.own.images == ["/media/demo/tulip-pink.svg", "/media/demo/tulip-pink-2.svg"])
     }
 }

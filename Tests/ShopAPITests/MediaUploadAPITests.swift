@@ -1,7 +1,7 @@
 import Foundation
 import HTTP
 import Images
-import ShopAPI
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -53,8 +53,9 @@ struct MediaUploadAPITests {
                                                   make: "PhoneMakerGPS")
         let response = try app.upload(photo, token: token)
         #expect(response.status == 201, "\(response.text)")
-        let url = try #require(response.json["url"] as? String)
-        let thumbnail = try #require(response.json["thumbnail_url"] as? String)
+        let uploaded = try response.decode(UploadController.UploadResponse.self)
+        let url = uploaded.url
+        let thumbnail = uploaded.thumbnailURL
         #expect(url.hasPrefix("/media/") && url.hasSuffix("-1280.jpg"))
         #expect(thumbnail.hasPrefix("/media/") && thumbnail.hasSuffix("-480.jpg"))
         #expect(app.mediaFiles.count == 4, "\(app.mediaFiles)")
@@ -82,7 +83,7 @@ struct MediaUploadAPITests {
         let first = try app.upload(png, type: "image/png", token: token)
         let second = try app.upload(png, type: "image/png", token: token)
         #expect(first.status == 201 && second.status == 201)
-        #expect(first.json["url"] as? String == second.json["url"] as? String)
+        #expect(try first.decode(UploadController.UploadResponse.self).url == second.decode(UploadController.UploadResponse.self).url)
         #expect(app.mediaFiles.count == 4)
     }
 
@@ -250,9 +251,9 @@ struct CatalogImportRenditionTests {
         #expect(outcome.summary.products.created == 1)
 
         let list = try app.send("GET", "/api/v1/products")
-        let item = try #require((list.json["items"] as? [[String: Any]])?.first)
-        let cover = try #require(item["cover_url"] as? String)
-        let thumbnail = try #require(item["cover_thumbnail_url"] as? String)
+        let item = try #require(try list.decode(PageResponse<ProductSummaryResponse>.self).items.first)
+        let cover = item.coverURL
+        let thumbnail = item.coverThumbnailURL
         #expect(cover.hasSuffix("-1280.jpg") && thumbnail == cover.replacingOccurrences(of: "-1280.jpg", with: "-480.jpg"))
         let small = try app.send("GET", thumbnail)
         #expect(small.status == 200)
@@ -272,7 +273,7 @@ struct CatalogImportRenditionTests {
         try Data((header + "\nROSE,ROSE-1,11枝,红玫瑰花束,,花束/玫瑰,129.00,,10,,/media/demo/rose-red.svg,,,\n").utf8).write(to: csv)
         _ = try app.shop.catalogImporter.importFile(at: csv.path, options: .init())
         let list = try app.send("GET", "/api/v1/products")
-        let id = try #require((list.json["items"] as? [[String: Any]])?.first?["id"] as? Int)
+        let id = try #require(try list.decode(PageResponse<ProductSummaryResponse>.self).items.first?.id)
         let page = try app.send("GET", "/share/products/\(id)", headers: [("Accept", "text/html")])
         #expect(page.status == 200)
         #expect(page.text.contains("/media/demo/rose-red.png"), "\(page.text.prefix(600))")

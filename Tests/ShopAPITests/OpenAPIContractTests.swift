@@ -18,6 +18,7 @@ struct OpenAPIContractTests {
         var description: String { "\(method) \(path)" }
     }
 
+    // Untyped on purpose, here and in the whole suite: it walks the OpenAPI document, a free JSON tree no DTO describes.
     func document() throws -> [String: Any] {
         let url = Repository.root().appendingPathComponent("openapi.json")
         let data = try Data(contentsOf: url)

@@ -17,9 +17,9 @@ struct OpenAPIDocumentTests {
          "tags": []}
         """#
         let result = served(text, "https://shop.example")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.utf8)) as? [String: Any])
-        #expect((object["servers"] as? [[String: Any]])?.first?["url"] as? String == "https://shop.example")
-        #expect((object["servers"] as? [Any])?.count == 1)
+        let servers = try JSONDecoder().decode(OpenAPIServers.self, from: Data(result.utf8)).servers
+        #expect(servers.first?.url == "https://shop.example")
+        #expect(servers.count == 1)
         #expect(result.contains(#""servers": "nested""#))
         #expect(result.contains(#"{"/a": {"servers": [{"url": "http://path.example"}]}}"#))
         #expect(result.hasSuffix("\"tags\": []}"))

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import SQL
 import SQLite
+@testable import ShopAPI
 @testable import ShopCore
 import ShopTestSupport
 import Testing
@@ -35,25 +36,24 @@ extension TestAPI {
 
     /// Registers `phone` and adds one address over the API.
     func orderBuyer(_ phone: String) throws -> OrderAPIBuyer {
-        let session = try register(phone)
-        guard let token = session["token"] as? String, let user = session["user"] as? [String: Any],
-              let userID = (user["id"] as? NSNumber)?.int64Value else { throw FixtureError("no session in \(session)") }
+        let session = try register(phone).decode(SessionResponse.self)
         let address = try send("POST", "/api/v1/addresses", json: [
             "recipient": "王小花", "phone": "13800138000", "province": "浙江省", "city": "杭州市", "district": "西湖区",
             "detail": "人民路1号", "postal_code": "310000",
-        ], token: token)
-        guard address.status == 201, let addressID = (address.json["id"] as? NSNumber)?.int64Value else {
-            throw FixtureError("address answered \(address.status) \(address.text)")
-        }
-        return OrderAPIBuyer(token: token, userID: userID, addressID: addressID)
+        ], token: session.token)
+        guard address.status == 201 else { throw FixtureError("address answered \(address.status) \(address.text)") }
+        let addressID = try address.decode(AddressResponse.self).own.id
+        return OrderAPIBuyer(token: session.token, userID: session.user.id.rawValue, addressID: addressID.rawValue)
     }
 
     /// `POST /orders` with an `Idempotency-Key` (none when nil).
+    // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
     func orderPlace(_ buyer: OrderAPIBuyer, key: String?, _ body: [String: Any]) throws -> TestResponse {
         try send("POST", "/api/v1/orders", json: body, token: buyer.token, headers: key.map { [("Idempotency-Key", $0)] } ?? [])
     }
 
     /// "Buy now" body for `(sku id, quantity)` lines.
+    // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
     func orderBuyNowBody(_ buyer: OrderAPIBuyer, _ items: [(Int64, Int)]) -> [String: Any] {
         ["address_id": buyer.addressID, "items": items.map { ["sku_id": $0.0, "quantity": $0.1] }]
     }
@@ -75,8 +75,10 @@ extension TestAPI {
 }
 
 extension TestResponse {
-    var orderID: Int64? { (json["id"] as? NSNumber)?.int64Value }
-    var orderNumber: String? { json["number"] as? String }
+    /// The order this answer carries, nil for any other answer (an error).
+    var order: OrderResponse? { try? decode(OrderResponse.self) }
+    var orderID: Int64? { order?.id.rawValue }
+    var orderNumber: String? { order?.number }
 }
 
 @Suite("Orders API")
@@ -151,8 +153,8 @@ struct OrderAPITests {
 
         expectError(refused, 409, "out_of_stock")
         // Named as the buyer sees it (product title and SKU name), never by its id.
-        #expect(refused.error["message"] as? String == "花束B 规格B 只剩 1 件", "\(refused.text)")
-        #expect(refused.error["field"] as? String == "sku_id")
+        #expect(refused.error?.message == "花束B 规格B 只剩 1 件", "\(refused.text)")
+        #expect(refused.error?.field == "sku_id")
         #expect(try app.orderStock(a) == 10)
         #expect(try app.orderStock(b) == 1)
         #expect(try app.orderCount() == 0)
@@ -184,7 +186,7 @@ struct OrderAPITests {
         let refused = try app.orderPlace(buyer, key: "big", app.orderBuyNowBody(buyer, [(a, 99), (b, 99)]))
 
         expectError(refused, 422, "cart_limit_exceeded")
-        #expect((refused.json["error"] as? [String: Any])?["message"] as? String == "亲，企业采购请联系我们客服")
+        #expect(refused.error?.message == "亲，企业采购请联系我们客服")
         #expect(try app.orderStock(a) == 500)
         #expect(try app.orderCount() == 0)
     }
@@ -210,18 +212,18 @@ struct OrderAPITests {
         let buyer = try app.orderBuyer("13900000001")
         #expect(try app.send("POST", "/api/v1/cart/items", json: ["sku_id": a, "quantity": 2], token: buyer.token).status == 201)
         let cart = try app.send("POST", "/api/v1/cart/items", json: ["sku_id": b, "quantity": 1], token: buyer.token)
-        let lines = try #require(cart.json["items"] as? [[String: Any]])
-        let lineB = try #require(lines.first { ($0["sku_id"] as? NSNumber)?.int64Value == b }?["id"] as? NSNumber)
+        let lines = try cart.decode(CartResponse.self).items
+        let lineB = try #require(lines.first { $0.skuID.rawValue == b }?.id)
         #expect(try app.send("PATCH", "/api/v1/cart/items/\(lineB)", json: ["selected": false], token: buyer.token).status == 200)
 
         let placed = try app.orderPlace(buyer, key: "cart-1", ["address_id": buyer.addressID])
 
         #expect(placed.status == 201, "\(placed.text)")
-        let items = try #require(placed.json["items"] as? [[String: Any]])
-        #expect(items.map { ($0["sku_id"] as? NSNumber)?.int64Value } == [a])
-        #expect((placed.json["total_cents"] as? NSNumber)?.int64Value == 2_000)
-        let left = try app.orderGet("/api/v1/cart", token: buyer.token).json["items"] as? [[String: Any]]
-        #expect(left?.map { ($0["id"] as? NSNumber)?.int64Value } == [lineB.int64Value])
+        let order = try placed.decode(OrderResponse.self)
+        #expect(order.items.map(\.skuID.rawValue) == [a])
+        #expect(order.totalCents == 2_000)
+        let left = try app.orderGet("/api/v1/cart", token: buyer.token).decode(CartResponse.self).items
+        #expect(left.map(\.id) == [lineB])
 
         expectError(try app.orderPlace(buyer, key: "cart-2", ["address_id": buyer.addressID]), 422, "cart_empty")
         #expect(try app.orderStock(b) == 10)
@@ -241,12 +243,13 @@ struct OrderAPITests {
         ])
 
         #expect(placed.status == 201, "\(placed.text)")
-        #expect(placed.json["status"] as? String == "pending_payment")
-        #expect((placed.json["total_cents"] as? NSNumber)?.int64Value == 17_600)
-        let item = try #require((placed.json["items"] as? [[String: Any]])?.first)
-        #expect((item["price_cents"] as? NSNumber)?.int64Value == 8_800)
-        #expect(item["title"] as? String == "花束A")
-        #expect(placed.json["paid_at"] is NSNull)
+        let order = try placed.decode(OrderResponse.self)
+        #expect(order.status == .pendingPayment)
+        #expect(order.totalCents == 17_600)
+        let item = try #require(order.items.first)
+        #expect(item.priceCents == 8_800)
+        #expect(item.title == "花束A")
+        #expect(order.paidAt == nil)
         #expect(placed.orderNumber != "20261130000000001")
         let id = try #require(placed.orderID)
         #expect(try app.orderGet("/api/v1/orders/\(id)", token: buyer.token).status == 200)
@@ -265,8 +268,9 @@ struct OrderAPITests {
         expectError(try app.send("POST", "/api/v1/orders/\(id)/confirm-receipt", token: buyer.token), 409, "order_state_conflict")
         let cancelled = try app.send("POST", "/api/v1/orders/\(id)/cancel", token: buyer.token)
         #expect(cancelled.status == 200, "\(cancelled.text)")
-        #expect(cancelled.json["status"] as? String == "cancelled")
-        #expect(cancelled.json["cancelled_at"] as? String == "2026-11-30T08:00:00Z")
+        let order = try cancelled.decode(OrderResponse.self)
+        #expect(order.status == .cancelled)
+        #expect(order.cancelledAt == rfc3339("2026-11-30T08:00:00Z"))
         #expect(try app.orderStock(sku) == 10)
 
         expectError(try app.send("POST", "/api/v1/orders/\(id)/cancel", token: buyer.token), 409, "order_state_conflict")
@@ -287,11 +291,12 @@ struct OrderAPITests {
         expectError(try app.orderGet("/api/v1/orders/\(id + 1_000)", token: alice.token), 404, "not_found")
         expectError(try app.orderGet("/api/v1/orders/abc", token: alice.token), 404, "not_found")
 
-        #expect(try app.orderGet("/api/v1/orders/\(id)", token: alice.token).json["status"] as? String == "pending_payment")
+        #expect(try app.orderGet("/api/v1/orders/\(id)", token: alice.token).order?.status == .pendingPayment)
         #expect(try app.orderStock(sku) == 8)
         let bobs = try app.orderGet("/api/v1/orders", token: bob.token)
-        #expect((bobs.json["items"] as? [Any])?.isEmpty == true)
-        #expect((bobs.json["total"] as? NSNumber)?.intValue == 0)
+        let none = try bobs.decode(PageResponse<OrderResponse>.self)
+        #expect(none.items.isEmpty)
+        #expect(none.total == 0)
     }
 
     @Test func ordersNeedASignedInUser() throws {
@@ -313,30 +318,33 @@ struct OrderAPITests {
             #expect(try app.orderPlace(bob, key: "b\(index)", app.orderBuyNowBody(bob, [(sku, 1)])).status == 201)
             app.clock.advance(by: 5)
         }
-        let second = try #require(try app.orderGet("/api/v1/orders", token: alice.token).json["items"] as? [[String: Any]])
-            .first { $0["number"] as? String == numbers[1] }?["id"] as? NSNumber
+        let second = try app.orderGet("/api/v1/orders", token: alice.token).decode(PageResponse<OrderResponse>.self).items
+            .first { $0.number == numbers[1] }?.id
         #expect(try app.send("POST", "/api/v1/orders/\(try #require(second))/cancel", token: alice.token).status == 200)
 
         let all = try app.orderGet("/api/v1/orders", token: alice.token)
         #expect(all.status == 200)
-        #expect(Set(all.json.keys) == ["items", "page", "per_page", "total"])
-        #expect((all.json["items"] as? [[String: Any]])?.map { $0["number"] as? String } == numbers.reversed())
-        #expect((all.json["page"] as? NSNumber)?.intValue == 1)
-        #expect((all.json["per_page"] as? NSNumber)?.intValue == 20)
-        #expect((all.json["total"] as? NSNumber)?.intValue == 5)
+        #expect(all.keys == ["items", "page", "per_page", "total"])
+        let allOrders = try all.decode(PageResponse<OrderResponse>.self)
+        #expect(allOrders.items.map(\.number) == numbers.reversed())
+        #expect(allOrders.page == 1)
+        #expect(allOrders.perPage == 20)
+        #expect(allOrders.total == 5)
 
         let pending = try app.orderGet("/api/v1/orders", query: ["status": "pending_payment"], token: alice.token)
-        #expect((pending.json["items"] as? [[String: Any]])?.map { $0["number"] as? String }
-                == [numbers[4], numbers[3], numbers[2], numbers[0]])
-        #expect((pending.json["total"] as? NSNumber)?.intValue == 4)
+            .decode(PageResponse<OrderResponse>.self)
+        #expect(pending.items.map(\.number) == [numbers[4], numbers[3], numbers[2], numbers[0]])
+        #expect(pending.total == 4)
         let cancelled = try app.orderGet("/api/v1/orders", query: ["status": "cancelled"], token: alice.token)
-        #expect((cancelled.json["items"] as? [[String: Any]])?.map { $0["number"] as? String } == [numbers[1]])
+            .decode(PageResponse<OrderResponse>.self)
+        #expect(cancelled.items.map(\.number) == [numbers[1]])
 
         let page = try app.orderGet("/api/v1/orders", query: ["page": "2", "per_page": "2"], token: alice.token)
-        #expect((page.json["items"] as? [[String: Any]])?.map { $0["number"] as? String } == [numbers[2], numbers[1]])
-        #expect((page.json["page"] as? NSNumber)?.intValue == 2)
-        #expect((page.json["per_page"] as? NSNumber)?.intValue == 2)
-        #expect((page.json["total"] as? NSNumber)?.intValue == 5)
+            .decode(PageResponse<OrderResponse>.self)
+        #expect(page.items.map(\.number) == [numbers[2], numbers[1]])
+        #expect(page.page == 2)
+        #expect(page.perPage == 2)
+        #expect(page.total == 5)
 
         expectError(try app.orderGet("/api/v1/orders", query: ["status": "lost"], token: alice.token), 400, "validation_failed")
         expectError(try app.orderGet("/api/v1/orders", query: ["per_page": "0"], token: alice.token), 400, "validation_failed")
@@ -353,47 +361,45 @@ struct OrderAPITests {
         #expect(placed.status == 201, "\(placed.text)")
         let id = try #require(placed.orderID)
 
-        let order = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token).json
-        #expect(Set(order.keys) == ["id", "number", "status", "items", "total_cents", "address", "note", "created_at",
+        let shown = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token)
+        #expect(shown.keys == ["id", "number", "status", "items", "total_cents", "address", "note", "created_at",
                                     "pay_deadline", "paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment", "refund",
                                     "discount_cents", "coupon",
                                     "delivery_date", "delivery_slot", "card_message", "card_signature"])
-        let items = try #require(order["items"] as? [[String: Any]])
-        #expect(items.count == 2)
-        for item in items {
-            #expect(Set(item.keys) == ["sku_id", "title", "sku_name", "price_cents", "quantity"])
-        }
-        #expect(items.map { ($0["price_cents"] as? NSNumber)?.int64Value } == [1_250, 300])
-        #expect(items.first?["sku_name"] as? String == "规格A")
-        let address = try #require(order["address"] as? [String: Any])
-        #expect(Set(address.keys) == ["recipient", "phone", "province", "city", "district", "detail", "postal_code"])
-        #expect(address["recipient"] as? String == "王小花")
-        #expect(address["postal_code"] as? String == "310000")
-        #expect(order["status"] as? String == "pending_payment")
-        #expect((order["total_cents"] as? NSNumber)?.int64Value == 2_800)
-        #expect(order["note"] as? String == "生日快乐")
-        #expect(order["created_at"] as? String == "2026-11-30T08:00:00Z")
-        #expect(order["pay_deadline"] as? String == "2026-11-30T08:30:00Z")
+        // Decoding needs every `ExplicitNull` key present, so with the key set above the nils below are explicit nulls.
+        let order = try shown.decode(OrderResponse.self)
+        #expect(order.items.count == 2)
+        #expect(shown.keysOfEach("items") == Array(repeating: ["sku_id", "title", "sku_name", "price_cents", "quantity"], count: 2))
+        #expect(order.items.map(\.priceCents) == [1_250, 300])
+        #expect(order.items.first?.skuName == "规格A")
+        #expect(shown.keys(of: "address") == ["recipient", "phone", "province", "city", "district", "detail", "postal_code"])
+        #expect(order.address.recipient == "王小花")
+        #expect(order.address.postalCode == "310000")
+        #expect(order.status == .pendingPayment)
+        #expect(order.totalCents == 2_800)
+        #expect(order.note == "生日快乐")
+        #expect(order.createdAt == rfc3339("2026-11-30T08:00:00Z"))
+        #expect(order.payDeadline == rfc3339("2026-11-30T08:30:00Z"))
+        #expect(order.paidAt == nil && order.shippedAt == nil && order.completedAt == nil && order.cancelledAt == nil)
+        #expect(order.shipment == nil && order.refund == nil)
         for key in ["paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment", "refund"] {
-            #expect(order[key] is NSNull, "\(key) should be an explicit null")
+            #expect(shown.text.contains("\"\(key)\":null"), "\(key) should be an explicit null")
         }
-        #expect(order["id"] is NSNumber)
-        #expect(order["number"] is String)
 
-        let number = try #require(order["number"] as? String)
+        let number = order.number
         app.clock.advance(by: 60)
         #expect(try app.orderPaid(id))
         _ = try app.shop.orders.ship(number: number, carrier: "顺丰", trackingNumber: "SF100")
-        let shipped = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token).json
-        #expect(shipped["status"] as? String == "shipped")
-        let shipment = try #require(shipped["shipment"] as? [String: Any])
-        #expect(Set(shipment.keys) == ["carrier", "tracking_number"])
-        #expect(shipment["tracking_number"] as? String == "SF100")
-        #expect(shipped["paid_at"] as? String == "2026-11-30T08:01:00Z")
+        let shippedAnswer = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token)
+        let shipped = try shippedAnswer.decode(OrderResponse.self)
+        #expect(shipped.status == .shipped)
+        #expect(shippedAnswer.keys(of: "shipment") == ["carrier", "tracking_number"])
+        #expect(shipped.shipment?.trackingNumber == "SF100")
+        #expect(shipped.paidAt == rfc3339("2026-11-30T08:01:00Z"))
 
         let confirmed = try app.send("POST", "/api/v1/orders/\(id)/confirm-receipt", token: buyer.token)
         #expect(confirmed.status == 200)
-        #expect(confirmed.json["status"] as? String == "completed")
+        #expect(try confirmed.decode(OrderResponse.self).status == .completed)
     }
 
     @Test func consecutiveOrderNumbersAreUniqueAndNotACounter() throws {

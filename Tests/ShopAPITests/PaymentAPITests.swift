@@ -5,7 +5,7 @@ import FoundationNetworking
 import HTTP
 import SQL
 import SQLite
-import ShopAPI
+@testable import ShopAPI
 @testable import ShopCore
 import ShopTestSupport
 import Testing
@@ -28,13 +28,8 @@ final class PaymentAPIScenario: @unchecked Sendable {
 
     /// Registers `phone` over the API and gives the user an address: (user, token, address).
     static func person(_ app: TestAPI, phone: String) throws -> (UserID, String, AddressID) {
-        let registered = try app.register(phone)
-        guard let token = registered["token"] as? String,
-              let id = ((registered["user"] as? [String: Any])?["id"] as? NSNumber)?.int64Value else {
-            throw FixtureError("register answered no token or user id")
-        }
-        let user = UserID(id)
-        return (user, token, try app.testShop.paymentAddress(for: user))
+        let session = try app.register(phone).decode(SessionResponse.self)
+        return (session.user.id, session.token, try app.testShop.paymentAddress(for: session.user.id))
     }
 
     /// A "buy now" order of `quantity` roses by the buyer, waiting for payment.
@@ -61,6 +56,7 @@ final class PaymentAPIScenario: @unchecked Sendable {
     }
 
     func mockpayBody(_ order: Order, event: String, status: String = "succeeded", amount: Int64? = nil) -> [UInt8] {
+        // Untyped on purpose: the provider's own body, the bytes the signature covers.
         let object: [String: Any] = ["event_id": event, "order_number": order.number, "amount_cents": amount ?? order.totalCents,
                                      "currency": "CNY", "status": status, "occurred_at": "2026-11-30T08:00:00Z"]
         return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
@@ -107,17 +103,16 @@ struct PaymentAPITests {
         let response = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "mockpay"], token: s.token)
 
         #expect(response.status == 201)
-        #expect(Set(response.json.keys) == ["payment_id", "provider", "amount_cents", "pay_params"])
-        #expect(response.json["provider"] as? String == "mockpay")
-        #expect((response.json["amount_cents"] as? NSNumber)?.int64Value == 12_900)
-        let paymentID = try #require((response.json["payment_id"] as? NSNumber)?.int64Value)
-        let params = try #require(response.json["pay_params"] as? [String: String])
-        #expect(params["payment_id"] == String(paymentID))
-        #expect(params["order_number"] == order.number)
+        #expect(response.keys == ["payment_id", "provider", "amount_cents", "pay_params"])
+        let intent = try response.decode(PaymentController.IntentResponse.self)
+        #expect(intent.provider == .mockpay)
+        #expect(intent.amountCents == 12_900)
+        #expect(intent.payParams["payment_id"] == String(intent.paymentID.rawValue))
+        #expect(intent.payParams["order_number"] == order.number)
 
         let alipay = try s.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/payments", json: ["provider": "alipay"], token: s.token)
         #expect(alipay.status == 201)
-        let orderString = try #require((alipay.json["pay_params"] as? [String: String])?["order_string"])
+        let orderString = try #require(try alipay.decode(PaymentController.IntentResponse.self).payParams["order_string"])
         #expect(orderString.contains("total_amount%22%3A%22129.00%22"))
     }
 
@@ -167,7 +162,7 @@ struct PaymentAPITests {
 
         let started = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
         #expect(started.status == 201)
-        let params = try #require(started.json["pay_params"] as? [String: String])
+        let params = try started.decode(PaymentController.IntentResponse.self).payParams
         #expect(Set(params.keys) == ["appid", "partnerid", "prepayid", "package", "noncestr", "timestamp", "sign"])
         #expect(params["sign"] == PaymentSigner.wechat(params))
 
@@ -177,7 +172,7 @@ struct PaymentAPITests {
                                      token: s.token, headers: [("Accept-Language", "en")])
         #expect(refused.status == 502)
         #expect(refused.errorCode == "provider_error")
-        #expect((refused.error["message"] as? String)?.contains("NOTENOUGH 余额不足") == true)
+        #expect(refused.error?.message.contains("NOTENOUGH 余额不足") == true)
 
         gateway.setMode(.silent(seconds: 3))
         let third = try s.placeOrder()
@@ -196,9 +191,11 @@ struct PaymentAPITests {
         let first = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
         let again = try s.app.send("POST", path, json: ["provider": "wechatpay"], token: s.token)
         #expect(first.status == 201 && again.status == 201)
-        #expect(again.json["payment_id"] as? NSNumber == first.json["payment_id"] as? NSNumber)
-        #expect((again.json["pay_params"] as? [String: String])?["prepayid"] != nil)
-        #expect((again.json["pay_params"] as? [String: String]) == (first.json["pay_params"] as? [String: String]))
+        let firstIntent = try first.decode(PaymentController.IntentResponse.self)
+        let againIntent = try again.decode(PaymentController.IntentResponse.self)
+        #expect(againIntent.paymentID == firstIntent.paymentID)
+        #expect(againIntent.payParams["prepayid"] != nil)
+        #expect(againIntent.payParams == firstIntent.payParams)
         #expect(gateway.requests.filter { $0.path == "/pay/unifiedorder" }.count == 1)
         // once the prepay id has expired, a start calls again
         s.app.clock.advance(by: 2 * 3_600)
@@ -239,8 +236,9 @@ struct PaymentAPITests {
         #expect(try s.status(order) == .paid)
         #expect(try s.sales() == 2)
         let shown = try s.app.send("GET", "/api/v1/orders/\(order.id.rawValue)", token: s.token)
-        #expect(shown.json["status"] as? String == "paid")
-        #expect(shown.json["paid_at"] as? String == "2026-11-30T08:00:00Z")
+        let shownOrder = try shown.decode(OrderResponse.self)
+        #expect(shownOrder.status == .paid)
+        #expect(shownOrder.paidAt == rfc3339("2026-11-30T08:00:00Z"))
     }
 
     @Test func tamperedBodyIs400InvalidSignatureAndChangesNothing() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -27,7 +28,11 @@ private func searchAPI() throws -> TestAPI {
 }
 
 private func titles(_ response: TestResponse) -> [String] {
-    (response.json["items"] as? [[String: Any]])?.compactMap { $0["title"] as? String } ?? []
+    (try? response.decode(PageResponse<ProductSummaryResponse>.self))?.items.map(\.title) ?? []
+}
+
+private func productPage(_ response: TestResponse) throws -> PageResponse<ProductSummaryResponse> {
+    try response.decode(PageResponse<ProductSummaryResponse>.self)
 }
 
 @Suite("Search API: every field, pages, literal text")
@@ -36,15 +41,15 @@ struct SearchAPITests {
         let fixture = try searchAPI()
         let first = try fixture.send(Request(method: "GET", path: "/api/v1/products", query: ["q": "玫瑰", "per_page": "10"]))
         #expect(first.status == 200)
-        #expect(first.json["total"] as? Int == 26)
-        #expect(first.json["page"] as? Int == 1)
-        #expect(first.json["per_page"] as? Int == 10)
+        #expect(try productPage(first).total == 26)
+        #expect(try productPage(first).page == 1)
+        #expect(try productPage(first).perPage == 10)
         #expect(titles(first).prefix(2) == ["十一枝玫瑰", "春日礼盒"], "title, then subtitle, then descriptions")
         var seen = titles(first)
         for page in 2...3 {
             let next = try fixture.send(Request(method: "GET", path: "/api/v1/products",
                                                 query: ["q": "玫瑰", "per_page": "10", "page": String(page)]))
-            #expect(next.json["total"] as? Int == 26)
+            #expect(try productPage(next).total == 26)
             seen += titles(next)
         }
         #expect(seen.count == 26)
@@ -52,7 +57,7 @@ struct SearchAPITests {
         #expect(!seen.contains("下架玫瑰"))
         // One character reaches the descriptions too.
         let one = try fixture.send(Request(method: "GET", path: "/api/v1/products", query: ["q": "瑰"]))
-        #expect(one.json["total"] as? Int == 26)
+        #expect(try productPage(one).total == 26)
     }
 
     @Test func searchesPastTheLimitOfAnAddressAre429RateLimitedUntilTheMinuteEnds() throws {
@@ -63,7 +68,7 @@ struct SearchAPITests {
         for _ in 0..<2 { #expect(try search(from: "10.3.0.1").status == 200) }
         let refused = try search(from: "10.3.0.1")
         expectError(refused, 429, "rate_limited")
-        #expect((refused.error["retry_after"] as? Int).map { (1...60).contains($0) } == true, "\(refused.text)")
+        #expect((refused.error?.retryAfter).map { (1...60).contains($0) } == true, "\(refused.text)")
         #expect(try fixture.send("GET", "/api/v1/products", from: "10.3.0.1").status == 200, "a list without q is no search")
         #expect(try search(from: "10.3.0.2").status == 200)
         fixture.clock.advance(by: 60)
@@ -76,6 +81,6 @@ struct SearchAPITests {
         let response = try fixture.send(Request(method: "GET", path: "/api/v1/products", query: ["q": query]))
         #expect(response.status == 200, "\(response.text)")
         #expect(titles(response) == ["\"限量\"款 满100-20"], "\(query)")
-        #expect(response.json["total"] as? Int == 1)
+        #expect(try productPage(response).total == 1)
     }
 }

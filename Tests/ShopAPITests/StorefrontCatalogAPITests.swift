@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 import ShopTestSupport
 import Testing
 
@@ -25,25 +26,24 @@ private func discountedShop() throws -> TestAPI {
 struct StorefrontCatalogAPITests {
     @Test func eachSKUCarriesItsOwnOriginalPrice() throws {
         let app = try discountedShop()
-        let id = try #require((app.send("GET", "/api/v1/products").json["items"] as? [[String: Any]])?.first?["id"] as? Int)
-        let skus = try #require(try app.send("GET", "/api/v1/products/\(id)").json["skus"] as? [[String: Any]])
-        #expect(skus.map { $0["name"] as? String } == ["11枝", "19枝", "33枝"])
-        #expect(skus.map { $0["price_cents"] as? Int } == [15_900, 23_900, 39_900])
+        let id = try #require(try app.send("GET", "/api/v1/products").decode(PageResponse<ProductSummaryResponse>.self).items.first?.id)
+        let page = try app.send("GET", "/api/v1/products/\(id)")
+        let skus = try page.decode(ProductDetailResponse.self).own.skus
+        #expect(skus.map(\.name) == ["11枝", "19枝", "33枝"])
+        #expect(skus.map(\.priceCents) == [15_900, 23_900, 39_900])
         // An empty original_price means "not discounted": the list price is the price.
-        #expect(skus.map { $0["original_price_cents"] as? Int } == [19_900, 29_900, 39_900])
-        for sku in skus {
-            #expect(Set(sku.keys) == ["id", "code", "name", "price_cents", "original_price_cents", "stock"])
-        }
+        #expect(skus.map(\.originalPriceCents) == [19_900, 29_900, 39_900])
+        #expect(page.keysOfEach("skus") == Array(repeating: ["id", "code", "name", "price_cents", "original_price_cents", "stock"], count: 3))
     }
 
     @Test func aPriceRangeWithTheMinimumAboveTheMaximumIs400() throws {
         let app = try discountedShop()
         let refused = try app.send("GET", "/api/v1/products", query: ["min_price_cents": "30000", "max_price_cents": "10000"])
         expectError(refused, 400, "validation_failed")
-        #expect(refused.error["field"] as? String == "min_price_cents")
+        #expect(refused.error?.field == "min_price_cents")
         let equal = try app.send("GET", "/api/v1/products", query: ["min_price_cents": "15900", "max_price_cents": "15900"])
         #expect(equal.status == 200)
-        #expect(equal.json["total"] as? Int == 1)
+        #expect(try equal.decode(PageResponse<ProductSummaryResponse>.self).total == 1)
         #expect(try app.send("GET", "/api/v1/products", query: ["min_price_cents": "30000"]).status == 200)
     }
 }

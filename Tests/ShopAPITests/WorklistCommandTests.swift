@@ -10,6 +10,7 @@ struct WorklistCommandTests {
     typealias CLI = PaymentSimulateCommandTests
 
     /// Places a buy-now order over the API for 2026-12-03 with `extra` delivery fields; paid unless `paid` is false.
+    // Untyped on purpose: a request body (tests also send ill-typed, null and extra fields).
     func place(_ api: TestAPI, _ buyer: OrderAPIBuyer, _ sku: Int64, key: String, paid: Bool = true,
                _ extra: [String: Any]) throws -> String {
         var body = api.orderBuyNowBody(buyer, [(sku, 2)])

@@ -16,13 +16,55 @@ public struct TestResponse {
         self.body = body
     }
 
+    /// The body as untyped JSON, only for tests that check the raw shape on purpose (explicit
+    /// nulls, absent keys, the key set); everything else decodes into the API's DTOs with `decode`.
     public var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
     }
 
-    public var error: [String: Any] { json["error"] as? [String: Any] ?? [:] }
-    public var errorCode: String? { error["code"] as? String }
+    /// The body decoded into `T` with the API's conventions (snake_case keys, RFC 3339 dates), so a
+    /// renamed field fails to compile; a missing or mistyped one throws, naming the status and body.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        do {
+            return try JSON.decoder().decode(T.self, from: Data(body))
+        } catch {
+            throw FixtureError("\(status) \(text) is not a \(T.self): \(error)")
+        }
+    }
+
+    /// The top-level keys, for tests that check on purpose which keys are written or left out
+    /// (a decoder ignores extra keys and cannot tell a missing optional from a null one).
+    public var keys: Set<String> { Set(json.keys) }
+
+    /// The keys of the object at `field`, for the same shape checks one level down.
+    public func keys(of field: String) -> Set<String> {
+        Set((json[field] as? [String: Any] ?? [:]).keys)
+    }
+
+    /// The key set of each object in `items`, for the same shape checks on a list.
+    public var itemKeys: [Set<String>] { keysOfEach("items") }
+
+    /// The key set of each object in the array at `field`.
+    public func keysOfEach(_ field: String) -> [Set<String>] {
+        (json[field] as? [[String: Any]] ?? []).map { Set($0.keys) }
+    }
+
+    /// The documented error's detail; nil when the body is not an error.
+    public var error: ErrorResponse.Detail? { (try? decode(ErrorResponse.self))?.error }
+    public var errorCode: String? { error?.code }
     public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// The error shape every failure answers: `{"error": {"code", "message", "field"?, "retry_after"?}}`.
+public struct ErrorResponse: Decodable, Sendable {
+    public struct Detail: Decodable, Sendable {
+        public let code: String
+        public let message: String
+        public let field: String?
+        public let retryAfter: Int?
+    }
+
+    public let error: Detail
 }
 
 /// `ShopAPI` over a `TestShop` (fresh temp-file database with every migration applied, a manual clock,
@@ -48,7 +90,8 @@ public final class TestAPI: @unchecked Sendable {
         api = ShopAPI(shop: testShop.shop, server: server)
     }
 
-    /// Sends one request through the whole middleware chain; `json` is serialised as the body.
+    /// Sends one request through the whole middleware chain; `json` is serialised as the body (untyped on
+    /// purpose: tests also send ill-typed, null and extra fields).
     public func send(_ method: String, _ path: String, query: [String: String] = [:], json: Any? = nil, token: String? = nil,
                      headers extra: [(String, String)] = [], from clientIP: String = "10.0.0.1") throws -> TestResponse {
         var headers = Headers()
@@ -67,23 +110,24 @@ public final class TestAPI: @unchecked Sendable {
         return TestResponse(status: response.status.code, headers: response.headers, body: response.body)
     }
 
-    /// Requests a register code over the API and registers; answers the 201's JSON.
-    public func register(_ phone: String, password: String = TestAPI.password, nickname: String? = nil) throws -> [String: Any] {
+    /// Requests a register code over the API and registers; answers the 201 (a session: decode it
+    /// into `SessionResponse`).
+    public func register(_ phone: String, password: String = TestAPI.password, nickname: String? = nil) throws -> TestResponse {
         let requested = try send("POST", "/api/v1/auth/verification-codes", json: ["phone": phone, "purpose": "register"])
         guard requested.status == 202, let code = sender.lastCode(to: phone, for: "register") else {
             throw FixtureError("code request answered \(requested.status) \(requested.text)")
         }
-        var body: [String: Any] = ["phone": phone, "code": code, "password": password]
-        if let nickname { body["nickname"] = nickname }
+        let body = ["phone": phone, "code": code, "password": password].merging(nickname.map { ["nickname": $0] } ?? [:]) { $1 }
         let registered = try send("POST", "/api/v1/auth/register", json: body)
         guard registered.status == 201 else { throw FixtureError("register answered \(registered.status) \(registered.text)") }
-        return registered.json
+        return registered
     }
 
     /// Registers and answers the bearer token.
     public func token(for phone: String) throws -> String {
-        guard let token = try register(phone)["token"] as? String else { throw FixtureError("no token") }
-        return token
+        /// The one field needed here; the tests decode the whole session into `SessionResponse`.
+        struct Token: Decodable { let token: String }
+        return try register(phone).decode(Token.self).token
     }
 }
 
@@ -94,4 +138,9 @@ extension ServerSettings {
         change(&settings)
         return settings
     }
+}
+
+/// The instant an RFC 3339 text names, to compare with the dates decoded from a response.
+public func rfc3339(_ text: String) -> Date? {
+    ISO8601DateFormatter().date(from: text)
 }

@@ -12,7 +12,7 @@ struct AuthController {
         let purpose: CodePurpose
     }
 
-    struct CodeResponse: Encodable {
+    struct CodeResponse: Codable {
         let retryAfter: Int
         let expiresIn: Int
     }

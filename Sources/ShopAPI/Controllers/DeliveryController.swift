@@ -10,7 +10,7 @@ struct DeliveryController {
     static let maxSKUs = OrderService.maxLines
 
     /// One possible day on the wire: `{"date": "2026-12-01", "slots": ["afternoon", "evening"]}`.
-    struct DayBody: Encodable {
+    struct DayBody: Codable {
         let date: String
         let slots: [DeliverySlot]
     }

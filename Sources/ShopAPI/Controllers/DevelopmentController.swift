@@ -13,7 +13,7 @@ struct DevelopmentController {
         let status: String?
     }
 
-    struct SimulateResponse: Encodable {
+    struct SimulateResponse: Codable {
         let orderStatus: OrderStatus
     }
 

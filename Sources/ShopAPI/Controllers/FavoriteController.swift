@@ -16,7 +16,7 @@ struct FavoriteController {
     }
 
     /// A product's favourite state: the caller's and how many keep it.
-    struct ProductFavoriteResponse: Encodable {
+    struct ProductFavoriteResponse: Codable {
         let productID: ProductID
         let isFavorite: Bool
         let favoritesCount: Int64
@@ -28,7 +28,7 @@ struct FavoriteController {
         }
     }
 
-    struct ArticleFavoriteResponse: Encodable {
+    struct ArticleFavoriteResponse: Codable {
         let articleID: ArticleID
         let isFavorite: Bool
     }

@@ -5,7 +5,7 @@ import ShopCore
 struct HealthController {
     let shop: Shop
 
-    struct HealthResponse: Encodable { let status: String }
+    struct HealthResponse: Codable { let status: String }
 
     func register(_ routes: RouteGroup) {
         routes.get("/healthz", use: health).get("/readyz", use: ready)

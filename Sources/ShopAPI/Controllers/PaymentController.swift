@@ -11,7 +11,7 @@ struct PaymentController {
         let provider: PaymentProvider
     }
 
-    struct IntentResponse: Encodable {
+    struct IntentResponse: Codable {
         let paymentID: PaymentID
         let provider: PaymentProvider
         let amountCents: Int64

@@ -14,7 +14,7 @@ struct UploadController {
         uploaders.post("/media", use: offloading(to: .media, upload))
     }
 
-    struct UploadResponse: Encodable {
+    struct UploadResponse: Codable {
         let url: String
         let thumbnailURL: String
     }

@@ -1,7 +1,7 @@
 import ShopCore
 
 /// The postal fields of an address or an order's address snapshot (`postal_code` null when not given).
-struct PostalAddressBody: Encodable {
+struct PostalAddressBody: Codable {
     let recipient: String
     let phone: String
     let province: String
@@ -15,7 +15,7 @@ struct PostalAddressBody: Encodable {
 typealias AddressResponse = Flat<PostalAddressBody, AddressIdentity>
 
 /// What an address has beyond its postal fields.
-struct AddressIdentity: Encodable {
+struct AddressIdentity: Codable {
     let id: AddressID
     let isDefault: Bool
 }

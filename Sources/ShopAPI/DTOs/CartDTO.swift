@@ -1,8 +1,8 @@
 import ShopCore
 
 /// `Cart` on the wire.
-struct CartResponse: Encodable {
-    struct Line: Encodable {
+struct CartResponse: Codable {
+    struct Line: Codable {
         let id: CartItemID
         let skuID: SKUID
         let productID: ProductID
@@ -41,7 +41,7 @@ struct CartResponse: Encodable {
 }
 
 /// A coupon on a cart or an order: `{"code", "description"}`.
-struct CouponBody: Encodable {
+struct CouponBody: Codable {
     let code: String
     let description: String
 }

@@ -1,7 +1,7 @@
 import ShopCore
 
 /// A category and its sub-categories.
-struct CategoryResponse: Encodable {
+struct CategoryResponse: Codable {
     let id: CategoryID
     let name: String
     @ExplicitNull var parentID: CategoryID?
@@ -16,7 +16,7 @@ struct CategoryResponse: Encodable {
 }
 
 /// `ProductSummary` on the wire.
-struct ProductSummaryResponse: Encodable {
+struct ProductSummaryResponse: Codable {
     let id: ProductID
     let title: String
     let subtitle: String
@@ -46,8 +46,8 @@ struct ProductSummaryResponse: Encodable {
 typealias ProductDetailResponse = Flat<ProductSummaryResponse, ProductDetailFields>
 
 /// What a product page has beyond its summary.
-struct ProductDetailFields: Encodable {
-    struct SKUResponse: Encodable {
+struct ProductDetailFields: Codable {
+    struct SKUResponse: Codable {
         let id: SKUID
         let code: String
         let name: String
@@ -79,7 +79,7 @@ extension Flat where Shared == ProductSummaryResponse, Own == ProductDetailField
     }
 }
 
-struct HotKeywordResponse: Encodable {
+struct HotKeywordResponse: Codable {
     let keyword: String
     let count: Int
 }

@@ -2,8 +2,8 @@ import Foundation
 import ShopCore
 
 /// `Order` on the wire; times not reached yet and a missing shipment are explicit nulls.
-struct OrderResponse: Encodable {
-    struct Item: Encodable {
+struct OrderResponse: Codable {
+    struct Item: Codable {
         let skuID: SKUID
         let title: String
         let skuName: String
@@ -11,7 +11,7 @@ struct OrderResponse: Encodable {
         let quantity: Int
     }
 
-    struct ShipmentBody: Encodable {
+    struct ShipmentBody: Codable {
         let carrier: String
         let trackingNumber: String
     }
@@ -39,7 +39,7 @@ struct OrderResponse: Encodable {
     @ExplicitNull var cardMessage: String?
     @ExplicitNull var cardSignature: String?
 
-    struct RefundBody: Encodable {
+    struct RefundBody: Codable {
         let status: RefundStatus
         let amountCents: Int64
         @ExplicitNull var refundedAt: Date?

@@ -2,7 +2,7 @@ import Foundation
 import ShopCore
 
 /// A public profile; `is_following` only when the caller is signed in.
-struct PublicProfileResponse: Encodable {
+struct PublicProfileResponse: Codable {
     let id: UserID
     let nickname: String
     let avatarURL: String
@@ -30,7 +30,7 @@ struct PublicProfileResponse: Encodable {
 
 /// `Article`: `category_id` is always present (null when none); `liked` and `is_favorite` only
 /// for a signed-in caller (a plain optional, which synthesized `Encodable` leaves out when nil).
-struct ArticleResponse: Encodable {
+struct ArticleResponse: Codable {
     let id: ArticleID
     let title: String
     let summary: String
@@ -62,14 +62,14 @@ struct ArticleResponse: Encodable {
     }
 }
 
-struct ArticleCategoryResponse: Encodable {
+struct ArticleCategoryResponse: Codable {
     let id: ArticleCategoryID
     let name: String
 }
 
 /// A comment with its writer's public name; `reply_to` is null for a top-level comment.
-struct CommentResponse: Encodable {
-    struct Writer: Encodable {
+struct CommentResponse: Codable {
+    struct Writer: Codable {
         let id: UserID
         let nickname: String
         let avatarURL: String
@@ -93,7 +93,7 @@ struct CommentResponse: Encodable {
 }
 
 /// `{"items": [...], "next_cursor": "..." | null}`.
-struct FeedResponse: Encodable {
+struct FeedResponse: Codable {
     let items: [ArticleResponse]
     @ExplicitNull var nextCursor: String?
 }

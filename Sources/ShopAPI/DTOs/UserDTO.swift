@@ -2,7 +2,7 @@ import Foundation
 import ShopCore
 
 /// `User` on the wire: one's own account, phone masked.
-struct UserResponse: Encodable {
+struct UserResponse: Codable {
     let id: UserID
     let phone: String
     let nickname: String
@@ -25,7 +25,7 @@ struct UserResponse: Encodable {
 }
 
 /// `{"token", "expires_at", "user"}` after register and login.
-struct SessionResponse: Encodable {
+struct SessionResponse: Codable {
     let token: String
     let expiresAt: Date
     let user: UserResponse

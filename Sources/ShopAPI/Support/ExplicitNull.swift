@@ -20,3 +20,12 @@ struct ExplicitNull<Value: Encodable>: Encodable {
 }
 
 extension ExplicitNull: Sendable where Value: Sendable {}
+
+/// Reads back what `encode(to:)` writes (tests decode responses into the DTOs): the key must be
+/// there, its value may be null.
+extension ExplicitNull: Decodable where Value: Decodable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
+}

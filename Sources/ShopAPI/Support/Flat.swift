@@ -17,3 +17,10 @@ struct Flat<Shared: Encodable, Own: Encodable>: Encodable {
 }
 
 extension Flat: Sendable where Shared: Sendable, Own: Sendable {}
+
+/// Reads both parts from the same flat object, as `encode(to:)` writes them.
+extension Flat: Decodable where Shared: Decodable, Own: Decodable {
+    init(from decoder: any Decoder) throws {
+        self.init(try Shared(from: decoder), try Own(from: decoder))
+    }
+}

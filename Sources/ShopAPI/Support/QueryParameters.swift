@@ -63,3 +63,6 @@ struct PageResponse<Item: Encodable>: Encodable {
 struct ItemsResponse<Item: Encodable>: Encodable {
     let items: [Item]
 }
+
+extension PageResponse: Decodable where Item: Decodable {}
+extension ItemsResponse: Decodable where Item: Decodable {}
