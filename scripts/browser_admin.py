@@ -174,8 +174,7 @@ class AdminDesk:
         self.d.get(self.server.base + "/admin#/orders")
         self.find("#order-list")
         folded = lambda: self.rect(self.find("#side-menu", visible=False))["right"] <= 0
-        if not folded():
-            raise StepFailure("the side menu covers the page at phone size")
+        self.wait(folded, "the side menu folded away at phone size")
         self.click("#menu-toggle")
         self.wait(lambda: self.rect(self.find("#side-menu", visible=False))["left"] >= 0 and self.uncovered(self.find("#nav-orders")),
                   "the menu opened by ☰")

@@ -95,6 +95,7 @@ async function signOut() {
 function shell() {
   document.body.classList.add('signed-in');
   const menu = h('nav', { class: 'side-menu', id: 'side-menu', 'aria-label': t('menu') },
+    h('span', { class: 'menu-who' }, me.username, ' · ', label('role', me.role)),
     SCREENS.filter(allowed).map((screen) => h('a', { class: 'menu-item', id: `nav-${screen.id}`, href: `#/${screen.id}`,
       onClick: () => document.body.classList.remove('menu-open') }, t(`menu_${screen.id}`))));
   const toggle = h('button', { class: 'btn ghost menu-toggle', type: 'button', id: 'menu-toggle', 'aria-controls': 'side-menu',

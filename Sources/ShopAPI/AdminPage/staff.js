@@ -22,13 +22,15 @@ async function addStaff(ctx) {
       if (password.value && password.value.length < 10) throw invalid(t('staff_password_hint'));
       const body = { username: username.value.trim(), role: role.value };
       if (password.value) body.password = password.value;
-      made = (await post('/admin/staff', body)) || {};
-      made.username = made.username || body.username;
+      const answer = (await post('/admin/staff', body)) || {};
+      // `{"staff", "password"}`: the password the server made (or was given), shown this once.
+      made = { username: (answer.staff && answer.staff.username) || answer.username || body.username,
+        password: body.password ? null : answer.password || answer.one_time_password };
     } });
   if (!done) return;
   ctx.redraw();
   // A password the server made is shown once, after the form has closed.
-  const once = made.password || made.one_time_password;
+  const once = made.password;
   if (once) {
     await dialog({ title: t('one_time_password'), submit: t('ok'),
       body: [h('p', null, t('one_time_password_text', { name: made.username })), h('code', { class: 'secret', id: 'staff-one-time' }, once)] });
