@@ -93,9 +93,17 @@ export const post = (path, body = {}, options = {}) => api('POST', path, { ...op
 export const patch = (path, body, options = {}) => api('PATCH', path, { ...options, body });
 export const del = (path, options = {}) => api('DELETE', path, options);
 
-/** Uploads one picture (JPEG, PNG or WebP) to /media: answers `{url, thumbnail_url}`. */
-export function uploadPicture(file) {
-  return api('POST', '/media', { raw: file });
+/**
+ * Uploads one picture (JPEG, PNG or WebP) to /media: answers `{url, thumbnail_url}`. A server
+ * whose /media does not take staff tokens (yet) says so in words, not as a sign-in problem.
+ */
+export async function uploadPicture(file) {
+  try {
+    return await api('POST', '/media', { raw: file });
+  } catch (error) {
+    if (![401, 403, 404, 405].includes(error.status)) throw error;
+    throw new ApiError(error.status, { error: { code: error.code, message: t('upload_unavailable') } });
+  }
 }
 
 /** A list answer as `{items, page, per_page, total}`, whether the server paged it or not. */

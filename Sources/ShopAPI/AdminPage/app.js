@@ -125,7 +125,6 @@ async function draw() {
     me, may, args,
     alive: () => mine === drawing && view.isConnected,
     redraw: () => draw(),
-    go: (hash) => { if (window.location.hash === hash) draw(); else window.location.hash = hash; },
   };
   replace(view, loading());
   if (!allowed(screen)) {

@@ -25,7 +25,7 @@ export const zh = {
   price_saved: '价格已改为 {price}', stock_saved: '库存已改为 {n}',
   put_on_sale: '上架', take_off_sale: '下架', put_on_sale_done: '已上架', taken_off_sale_done: '已下架',
   confirm_off_sale: '下架“{title}”？买家将看不到它。', cover: '封面', make_cover: '设为封面', cover_set: '封面已更换',
-  add_picture: '上传图片', picture_added: '图片已添加',
+  add_picture: '上传图片', picture_added: '图片已添加', upload_unavailable: '这个服务器还不接受员工上传图片',
   // orders
   order_number: '订单号', placed_at: '下单时间', total: '金额', recipient: '收货人', delivery: '配送', delivery_date: '配送日期',
   placed_from: '下单从', placed_to: '到', order_search_placeholder: '订单号、手机号或收货人', no_orders: '没有符合条件的订单',
@@ -103,7 +103,7 @@ export const en = {
   price_saved: 'Price set to {price}', stock_saved: 'Stock set to {n}',
   put_on_sale: 'Put on sale', take_off_sale: 'Take off sale', put_on_sale_done: 'On sale', taken_off_sale_done: 'Taken off sale',
   confirm_off_sale: 'Take \u201c{title}\u201d off sale? Buyers will no longer see it.', cover: 'Cover', make_cover: 'Make cover', cover_set: 'Cover changed',
-  add_picture: 'Upload a picture', picture_added: 'Picture added',
+  add_picture: 'Upload a picture', picture_added: 'Picture added', upload_unavailable: 'This server does not take pictures from staff yet',
   order_number: 'Order', placed_at: 'Placed', total: 'Total', recipient: 'Recipient', delivery: 'Delivery', delivery_date: 'Delivery day',
   placed_from: 'Placed from', placed_to: 'to', order_search_placeholder: 'Number, phone or recipient', no_orders: 'No orders match',
   status_pending_payment: 'Awaiting payment', status_paid: 'Paid', status_shipped: 'Shipped', status_delivered: 'Delivered',
