@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "PostgreSQLSearch", dependencies: ["ShopCore", "SQL"]),
         // libvips behind ShopCore's ImageProcessor: uploads and imported photos decoded with limits, re-encoded without metadata.
         .target(name: "Images", dependencies: ["CVips", "ShopCore"]),
-        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization", "Bulkheads"], resources: [.copy("Public"), .copy("Media"), .copy("DocsPage")]),
+        .target(name: "ShopAPI", dependencies: ["ShopCore", "HTTP", "Metrics", "SQL", "Localization", "Bulkheads"], resources: [.copy("Public"), .copy("Media"), .copy("DocsPage"), .copy("AdminPage")]),
         // `shop db copy`: a SQLite shop's tables into an empty PostgreSQL database, engine-neutral SQL only.
         .target(name: "DatabaseCopy", dependencies: ["SQL"]),
         .executableTarget(name: "shop", dependencies: ["ShopAPI", "ShopCore", "ShopMigrations", "ShopBundle", "SQL", "SQLite", "PostgreSQL", "SQLiteSearch", "PostgreSQLSearch", "HTTP", "DatabaseCopy", "Metrics", "Localization", "Bulkheads", "Images"]),

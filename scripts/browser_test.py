@@ -51,6 +51,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+import browser_admin
+
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / ".build" / "debug" / "shop"
 TIME_LIMIT = 240          # seconds for the whole run, server start included
@@ -208,7 +210,7 @@ def make_driver(language="zh-CN"):
     return driver
 
 
-class Run:
+class Run(browser_admin.AdminDesk):
     def __init__(self, driver, server, shots):
         self.d = driver
         self.server = server
@@ -832,6 +834,13 @@ STEPS = [
 ]
 
 
+# The operators' desk (/admin) after the storefront, on the same shop: only with ADMIN_BROWSER_TEST=1.
+if browser_admin.ENABLED:
+    STEPS += browser_admin.STEPS
+    TIME_LIMIT += browser_admin.EXTRA_SECONDS
+browser_admin.configure(step_failure=StepFailure, shop=SHOP, phone=PHONE, desktop=DESKTOP, product_title=PRODUCT_TITLE)
+
+
 def wrong_code(code):
     """A well-formed code that is not `code`."""
     return "000000" if code != "000000" else "111111"
@@ -850,6 +859,8 @@ def main():
     shots = Path(tempfile.mkdtemp(prefix="floral-browser-"))
     work = Path(tempfile.mkdtemp(prefix="floral-browser-db-"))
     log(f"browser: screenshots in {shots}")
+    if not browser_admin.ENABLED:
+        log("browser: the operators' desk (/admin) steps are off; ADMIN_BROWSER_TEST=1 turns them on")
     signal.signal(signal.SIGALRM, on_alarm)
     signal.alarm(TIME_LIMIT)
     passed = failed = 0

@@ -53,6 +53,7 @@ public struct ShopAPI: Sendable {
         DocsController(document: document ?? FileManager.default.contents(atPath: documentPath).map { [UInt8]($0) }, pageDirectory: Bundle.module.url(forResource: "DocsPage", withExtension: nil),
                        origin: origin).register(root)
         StorefrontController(directory: Bundle.module.url(forResource: "Public", withExtension: nil)).register(root)
+        AdminPageController(directory: Bundle.module.url(forResource: "AdminPage", withExtension: nil)).register(root)
         MediaController(folders: [URL(fileURLWithPath: shop.config.media.path, isDirectory: true)]
             + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 },
                         media: shop.media.canProcess ? shop.media : nil).register(root)
