@@ -33,6 +33,7 @@ enum CommandLineTool {
         RefundsListCommand(), RefundsRetryCommand(),
         CouponsCreateCommand(), CouponsListCommand(), CouponsDisableCommand(),
         AuthorsCommand(grant: true), AuthorsCommand(grant: false),
+        UsersBanCommand(ban: true), UsersBanCommand(ban: false), SalesCommand(),
     ]
 
     static func run(_ arguments: [String]) -> Int32 {
