@@ -26,7 +26,7 @@ struct AuthorsCommand: Command {
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         do {
-            try shop.moderation.setAuthor(grant, phone: arguments.positionals[0], by: TerminalOperator.actor)
+            try shop.moderation.setAuthor(grant, phone: arguments.positionals[0], by: Operator.actor)
         } catch SocialError.userNotFound {
             throw CommandFailure(description: say(zh: "没有手机号为 \(arguments.positionals[0]) 的用户",
                                                   en: "no user has the phone \(arguments.positionals[0])"))

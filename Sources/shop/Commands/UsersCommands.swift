@@ -2,15 +2,6 @@ import Foundation
 import Localization
 import ShopCore
 
-/// Who a `shop` command that changes buyers or content acts as, in the audit log: the system user.
-enum TerminalOperator {
-    static var actor: StaffActor {
-        let environment = ProcessInfo.processInfo.environment
-        let user = environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LOGNAME"].flatMap { $0.isEmpty ? nil : $0 }
-        return .commandLine(user: user ?? "operator")
-    }
-}
-
 /// `shop users ban|unban PHONE [--reason TEXT]`: what `POST /admin/users/{id}/ban|unban` does.
 struct UsersBanCommand: Command {
     let ban: Bool
@@ -44,8 +35,8 @@ struct UsersBanCommand: Command {
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let buyer: Buyer
         do {
-            buyer = ban ? try shop.buyers.ban(phone: phone, reason: arguments.option("reason") ?? "", by: TerminalOperator.actor)
-                        : try shop.buyers.unban(phone: phone, by: TerminalOperator.actor)
+            buyer = ban ? try shop.buyers.ban(phone: phone, reason: arguments.option("reason") ?? "", by: Operator.actor)
+                        : try shop.buyers.unban(phone: phone, by: Operator.actor)
         } catch SocialError.userNotFound {
             throw CommandFailure(description: say(zh: "没有手机号为 \(phone) 的用户", en: "no user has the phone \(phone)"))
         } catch let error as ValidationError {
