@@ -35,16 +35,31 @@ struct AdminReportAPITests {
         #expect(deliveries.status == 400 && deliveries.error["field"] as? String == "date")
     }
 
-    /// A florist reads the deliveries but not the sales.
+    /// A florist reads the deliveries but not the sales; an unpaid order is nothing to deliver.
     @Test func deliveriesAreCountedBySlotAndStatusForTheFlorist() throws {
         let app = try TestAPI()
+        let sku = try #require(try app.orderSeed([("A", "10.00", 50)])["A"])
+        let buyer = try app.orderBuyer("13900000001")
+        for (key, slot, paid) in [("k1", "morning", true), ("k2", "morning", true), ("k3", "evening", false)] {
+            var body = app.orderBuyNowBody(buyer, [(sku, 1)])
+            body["delivery_date"] = "2026-12-03"
+            body["delivery_slot"] = slot
+            let placed = try app.orderPlace(buyer, key: key, body)
+            #expect(placed.status == 201, "\(placed.text)")
+            if paid { #expect(try app.orderPaid(try #require(placed.orderID))) }
+        }
         let florist = try app.staffToken(.florist)
         #expect(try app.send("GET", "/api/v1/admin/reports/sales", token: florist).status == 403)
         let response = try app.send("GET", "/api/v1/admin/reports/deliveries", query: ["date": "2026-12-03"], token: florist)
         #expect(response.status == 200, "\(response.text)")
-        #expect(response.json["date"] as? String == "2026-12-03" && response.json["total"] as? Int == 0)
+        #expect(response.json["date"] as? String == "2026-12-03" && response.json["total"] as? Int == 2)
+        let items = try #require(response.json["items"] as? [[String: Any]])
+        #expect(items.count == 1 && items.first?["slot"] as? String == "morning" && items.first?["status"] as? String == "paid"
+                && items.first?["orders"] as? Int == 2, "\(items)")
         let slots = try #require(response.json["slots"] as? [[String: Any]])
         #expect(slots.map { $0["slot"] as? String } == ["morning", "afternoon", "evening"])
-        #expect((response.json["items"] as? [[String: Any]])?.isEmpty == true)
+        #expect(slots.map { $0["orders"] as? Int } == [2, 0, 0])
+        let otherDay = try app.send("GET", "/api/v1/admin/reports/deliveries", query: ["date": "2026-12-04"], token: florist)
+        #expect(otherDay.json["total"] as? Int == 0)
     }
 }
