@@ -80,6 +80,9 @@ public struct ShopAPI: Sendable {
         AdminAuthController(staff: shop.staff).register(public: api, admin: admin)
         AdminStaffController(staff: shop.staff).register(admin)
         AdminAuditController(audit: shop.audit, timeZone: shop.config.app.timeZone).register(admin)
+        AdminUserController(buyers: shop.buyers).register(admin)
+        AdminModerationController(moderation: shop.moderation).register(admin)
+        AdminReportController(reports: shop.reports, timezone: shop.config.app.timezone).register(admin)
         // Development-only routes: absent in production, and in development only for requests
         // straight from this machine (not through a proxy, which makes everyone local).
         var developmentOnly: [any Middleware] = []

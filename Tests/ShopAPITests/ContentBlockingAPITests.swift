@@ -8,7 +8,7 @@ struct ContentBlockingAPITests {
     /// An author and their published article, over the API.
     private func authorWithArticle(_ app: TestAPI) throws -> (token: String, article: Int) {
         let token = try app.token(for: "13800000001")
-        try app.shop.social.setAuthor(true, phone: "13800000001")
+        try app.shop.moderation.setAuthor(true, phone: "13800000001", by: .commandLine(user: "test"))
         let published = try app.send("POST", "/api/v1/articles", json: ["title": "春日花束", "content": "<p>正文</p>"], token: token)
         return (token, Int(try published.decode(ArticleResponse.self).id.rawValue))
     }

@@ -26,7 +26,7 @@ private extension TestAPI {
     func publishArticle(_ title: String, authorPhone: String) throws -> Int64 {
         if try shop.pool.read({ db in try db.scalarInt("SELECT COUNT(*) FROM users WHERE phone = \(authorPhone)") }) == 0 {
             _ = try register(authorPhone)
-            try shop.social.setAuthor(true, phone: authorPhone)
+            try shop.moderation.setAuthor(true, phone: authorPhone, by: .commandLine(user: "test"))
         }
         let author = try #require(try shop.pool.read { db in try db.scalarInt("SELECT id FROM users WHERE phone = \(authorPhone)") })
         clock.advance(by: 60)

@@ -163,7 +163,7 @@ struct SharePageTests {
     @Test func anArticlesSharePageShowsItsAuthorAndDoesNotCountAView() throws {
         let app = try TestAPI()
         _ = try app.register("13800000001", nickname: "花间小筑")
-        try app.shop.social.setAuthor(true, phone: "13800000001")
+        try app.shop.moderation.setAuthor(true, phone: "13800000001", by: .commandLine(user: "test"))
         let author = try #require(try app.shop.pool.read { db in try db.scalarInt("SELECT id FROM users WHERE phone = '13800000001'") })
         let article = try app.shop.articles.publish(ArticleDraft(title: "插花入门", summary: "一只玻璃瓶开始", coverURL: "",
                                                                  content: "<p>正文</p>", categoryID: nil), by: UserID(author))

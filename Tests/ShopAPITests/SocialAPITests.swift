@@ -32,7 +32,7 @@ private extension TestAPI {
 
     func socialAuthor(_ phone: String, nickname: String? = nil) throws -> SocialAPIUser {
         let user = try socialUser(phone, nickname: nickname)
-        try shop.social.setAuthor(true, phone: phone)
+        try shop.moderation.setAuthor(true, phone: phone, by: .commandLine(user: "test"))
         return user
     }
 
@@ -442,7 +442,7 @@ struct SocialAPITests {
         let app = try TestAPI()
         let author = try app.socialAuthor("13800000001")
         let id = try app.socialArticleID("原标题", by: author)
-        try app.shop.social.setAuthor(false, phone: author.phone)
+        try app.shop.moderation.setAuthor(false, phone: author.phone, by: .commandLine(user: "test"))
 
         expectError(try app.socialSend("PATCH", "/articles/\(id)", json: ["title": "撤销后改"], token: author.token),
                     403, "not_an_author")

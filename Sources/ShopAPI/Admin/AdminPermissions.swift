@@ -23,6 +23,16 @@ enum AdminPermissions {
         // MARK: orders
 
         // MARK: buyers, moderation and reports
+        "GET /admin/users": .usersRead,
+        "POST /admin/users/:id/ban": .usersBan,
+        "POST /admin/users/:id/unban": .usersBan,
+        "GET /admin/comments": .moderation,
+        "DELETE /admin/comments/:id": .moderation,
+        "DELETE /admin/articles/:id": .moderation,
+        "POST /admin/authors/:user_id": .moderation,
+        "DELETE /admin/authors/:user_id": .moderation,
+        "GET /admin/reports/sales": .reportsSales,
+        "GET /admin/reports/deliveries": .reportsDeliveries,
 
         // MARK: after-sale, delivery and search (issues 31, 32, 34)
     ]

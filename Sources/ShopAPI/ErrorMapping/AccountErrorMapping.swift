@@ -17,6 +17,8 @@ extension ErrorMapping {
             return HTTPError(.phoneTaken, field: "phone")
         case .invalidCredentials:
             return HTTPError(.invalidCredentials)
+        case .accountBanned:
+            return HTTPError(BuyerBanMessage.accountBanned)
         case .tooManyAttempts(let seconds):
             return HTTPError(.tooManyAttempts, ["seconds": .verbatim(String(seconds))], retryAfter: seconds)
         case .unauthorized:

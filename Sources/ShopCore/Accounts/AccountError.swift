@@ -9,6 +9,8 @@ public enum AccountError: Error, Equatable, Sendable {
     case phoneTaken
     /// Unknown phone or wrong password: one answer for both.
     case invalidCredentials
+    /// The right password, but staff have banned the account (`POST /admin/users/{id}/ban`).
+    case accountBanned
     /// Too many failed logins for this phone or address in the window.
     case tooManyAttempts(retryAfter: Int)
     /// Missing, unknown, expired or revoked token.

@@ -87,6 +87,8 @@ public struct AccountService: Sendable {
             if stored == nil { _ = credentials.verify(credential, encoded: dummyHash) }
             throw AccountError.invalidCredentials
         }
+        // Told only to whoever knows the password, so a ban never reveals that a phone has an account.
+        if stored.bannedAt != nil { throw AccountError.accountBanned }
         let upgraded = credentials.needsRehash(stored.passwordHash) ? try credentials.hash(credential) : nil
         let token = random.token(byteCount: 32)
         return try pool.write { db in
@@ -196,7 +198,10 @@ public struct AccountService: Sendable {
         }
     }
 
+    /// Checked in the transaction that stores the token, so a ban landing while the password was
+    /// being hashed still keeps the buyer out.
     private func openSession(for id: UserID, token: String, at now: Int64, _ db: any SQLConnection) throws -> Session {
+        if try users.isBanned(id, db) { throw AccountError.accountBanned }
         let expiresAt = now + Int64(settings.tokenLifetimeDays) * 86_400
         try tokens.insert(user: id, tokenHash: Digest.sha256Hex(token), at: now, expiresAt: expiresAt, db)
         guard let user = try users.find(id, db) else { throw AccountError.unauthorized }

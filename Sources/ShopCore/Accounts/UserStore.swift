@@ -8,6 +8,8 @@ struct UserStore {
     struct Credentials {
         let userID: UserID
         let passwordHash: String
+        /// Set while staff have the buyer banned: the right password then signs nobody in.
+        let bannedAt: Int64?
     }
 
     static func user(_ row: Row) throws -> User {
@@ -33,9 +35,14 @@ struct UserStore {
     }
 
     func credentials(phone: String, _ db: any SQLConnection) throws -> Credentials? {
-        try db.queryOne("SELECT id, password_hash FROM users WHERE phone = \(phone)").map {
-            Credentials(userID: try $0.decode("id"), passwordHash: try $0.decode("password_hash"))
+        try db.queryOne("SELECT id, password_hash, banned_at FROM users WHERE phone = \(phone)").map {
+            Credentials(userID: try $0.decode("id"), passwordHash: try $0.decode("password_hash"), bannedAt: try $0.decode("banned_at"))
         }
+    }
+
+    /// Whether staff have banned the user (checked again in the transaction that opens a session).
+    func isBanned(_ id: UserID, _ db: any SQLConnection) throws -> Bool {
+        try db.scalarInt("SELECT COUNT(*) FROM users WHERE id = \(id) AND banned_at IS NOT NULL") == 1
     }
 
     func setPasswordHash(_ hash: String, for id: UserID, at now: Int64, _ db: any SQLConnection) throws {

@@ -55,7 +55,7 @@ public struct FavoriteService: Sendable {
         let now = clock.unixNow
         try pool.write { db in
             try db.serialize(on: Self.lockKey(user))
-            guard try db.scalarInt("SELECT COUNT(*) FROM articles WHERE id = \(article) AND published_at <= \(now)") == 1 else {
+            guard try db.scalarInt("SELECT COUNT(*) FROM articles a WHERE a.id = \(article) AND \(ArticleStore.visible(at: now))") == 1 else {
                 throw SocialError.articleNotFound
             }
             if try !store.isFavorite(article, by: user, db) {

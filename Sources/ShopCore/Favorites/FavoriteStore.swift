@@ -73,7 +73,7 @@ struct FavoriteStore {
     func articles(of user: UserID, at now: Int64, page: PageRequest, _ db: any SQLConnection) throws -> Page<ArticleStore.ArticleRecord> {
         let from: SQL = """
             FROM article_favorites f JOIN articles a ON a.id = f.article_id
-            WHERE f.user_id = \(user) AND a.published_at <= \(now)
+            WHERE f.user_id = \(user) AND \(ArticleStore.visible(at: now))
             """
         return try db.page(page, count: "SELECT COUNT(*) \(from)",
                            rows: "SELECT \(ArticleStore.columns) \(from) ORDER BY f.created_at DESC, f.article_id DESC",

@@ -30,14 +30,21 @@ struct ArticleStore {
              publishedAt: try row.decode("published_at"))
     }
 
-    /// A published article (published_at not in the future).
+    /// What buyers may see of `articles a`: published (published_at not in the future) and not
+    /// hidden by moderation. Every buyer-facing read goes through it: lists, detail, feed, top 10,
+    /// favourites, profiles' counts.
+    static func visible(at now: Int64, alias: SQL = "a") -> SQL {
+        "\(alias).published_at <= \(now) AND \(alias).hidden_at IS NULL"
+    }
+
+    /// A published article buyers may see.
     func find(_ id: ArticleID, at now: Int64, _ db: any SQLConnection) throws -> ArticleRecord? {
-        try db.queryOne("SELECT \(Self.columns) FROM articles a WHERE a.id = \(id) AND a.published_at <= \(now)")
+        try db.queryOne("SELECT \(Self.columns) FROM articles a WHERE a.id = \(id) AND \(Self.visible(at: now))")
             .map(Self.article)
     }
 
     func list(category: ArticleCategoryID?, author: UserID?, at now: Int64, page: PageRequest, _ db: any SQLConnection) throws -> Page<ArticleRecord> {
-        var conditions: [SQL] = ["a.published_at <= \(now)"]
+        var conditions: [SQL] = [Self.visible(at: now)]
         if let category { conditions.append("a.category_id = \(category)") }
         if let author { conditions.append("a.author_id = \(author)") }
         let filter = conditions.joined(separator: " AND ")
@@ -53,7 +60,7 @@ struct ArticleStore {
         return try db.query("""
             SELECT \(Self.columns) FROM articles a
             WHERE a.author_id IN (SELECT author_id FROM follows WHERE follower_id = \(follower))
-              AND a.published_at <= \(now)
+              AND \(Self.visible(at: now))
               AND (a.published_at < \(position.publishedAt) OR (a.published_at = \(position.publishedAt) AND a.id < \(position.id)))
             ORDER BY a.published_at DESC, a.id DESC LIMIT \(limit)
             """).map(Self.article)
@@ -74,7 +81,7 @@ struct ArticleStore {
                         WHERE created_at >= \(since) GROUP BY article_id
                 ) AS points GROUP BY article_id
             ) s ON s.article_id = a.id
-            WHERE a.published_at <= \(now)
+            WHERE \(Self.visible(at: now))
             ORDER BY score DESC, a.published_at DESC, a.id DESC LIMIT \(limit)
             """).map(Self.article)
     }
@@ -101,8 +108,9 @@ struct ArticleStore {
         try db.run("DELETE FROM articles WHERE id = \(id)")
     }
 
+    /// The author of an article that is not hidden: a hidden article is gone for its author too.
     func author(of id: ArticleID, _ db: any SQLConnection) throws -> UserID? {
-        try db.scalar("SELECT author_id FROM articles WHERE id = \(id)", as: UserID.self)
+        try db.scalar("SELECT author_id FROM articles WHERE id = \(id) AND hidden_at IS NULL", as: UserID.self)
     }
 
     func find(author: UserID, title: String, _ db: any SQLConnection) throws -> ArticleRecord? {
@@ -115,7 +123,7 @@ struct ArticleStore {
     /// Counts a view of a published article once per visitor and UTC day; false when there is no
     /// such published article.
     func countView(_ id: ArticleID, by visitor: Visitor, at now: Int64, _ db: any SQLConnection) throws -> Bool {
-        guard try db.scalarInt("SELECT COUNT(*) FROM articles WHERE id = \(id) AND published_at <= \(now)") == 1 else {
+        guard try db.scalarInt("SELECT COUNT(*) FROM articles a WHERE a.id = \(id) AND \(Self.visible(at: now))") == 1 else {
             return false
         }
         let day = now / 86_400

@@ -26,7 +26,7 @@ struct ProfileStore {
         guard let basic = try basic(id, db) else { return nil }
         let followers = try db.scalarInt("SELECT COUNT(*) FROM follows WHERE author_id = \(id)") ?? 0
         let following = try db.scalarInt("SELECT COUNT(*) FROM follows WHERE follower_id = \(id)") ?? 0
-        let articles = try db.scalarInt("SELECT COUNT(*) FROM articles WHERE author_id = \(id) AND published_at <= \(now)") ?? 0
+        let articles = try db.scalarInt("SELECT COUNT(*) FROM articles a WHERE a.author_id = \(id) AND \(ArticleStore.visible(at: now))") ?? 0
         var isFollowing: Bool?
         if let viewer {
             isFollowing = try isFollowingAuthor(viewer, id, db)

@@ -78,15 +78,6 @@ public struct SocialService: Sendable {
         }
     }
 
-    /// Operators: grants or revokes the column-author role.
-    public func setAuthor(_ isAuthor: Bool, phone rawPhone: String) throws {
-        let phone = try PhoneNumber.normalize(rawPhone)
-        let now = clock.unixNow
-        guard try pool.write({ db in try profiles.setAuthor(isAuthor, phone: phone, at: now, db) }) else {
-            throw SocialError.userNotFound
-        }
-    }
-
     static func encodeCursor(_ publishedAt: Int64, _ id: Int64) -> String {
         Base64.encode(Array("v1:\(publishedAt):\(id)".utf8))
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

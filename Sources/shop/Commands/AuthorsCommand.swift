@@ -12,11 +12,12 @@ struct AuthorsCommand: Command {
 
             Makes the registered user with this phone a column author (专栏作家): they may publish
             articles (which `shop import articles` can also load). Granting it again changes nothing.
+            Recorded in the audit log as cli:$USER.
             """ : """
             Usage: shop authors revoke PHONE [--config PATH]
 
             Takes the column-author role away from the user with this phone; their published
-            articles stay.
+            articles stay. Recorded in the audit log as cli:$USER.
             """
     }
 
@@ -25,7 +26,7 @@ struct AuthorsCommand: Command {
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         do {
-            try shop.social.setAuthor(grant, phone: arguments.positionals[0])
+            try shop.moderation.setAuthor(grant, phone: arguments.positionals[0], by: Operator.actor)
         } catch SocialError.userNotFound {
             throw CommandFailure(description: say(zh: "没有手机号为 \(arguments.positionals[0]) 的用户",
                                                   en: "no user has the phone \(arguments.positionals[0])"))

@@ -28,6 +28,9 @@ enum ChineseHelp {
         "staff enable": "重新启用员工账号",
         "staff role": "修改员工的角色",
         "staff password": "为员工设置新密码（所有登录随之失效）",
+        "users ban": "封禁买家：其令牌立即失效，登录回答 account_banned",
+        "users unban": "解除买家的封禁",
+        "sales": "按 app.timezone 的日期统计销售：订单、件数、实收和退款",
     ]
 
     static let usages: [String: String] = [
@@ -193,12 +196,33 @@ enum ChineseHelp {
             用法：shop authors grant PHONE [--config PATH]
 
             把手机号为 PHONE 的用户设为专栏作家：可以发表文章（也可用 `shop import articles` 导入）。
-            用户须已注册；已是作家时不变。
+            用户须已注册；已是作家时不变。记入审计日志（cli:$USER）。
             """,
         "authors revoke": """
             用法：shop authors revoke PHONE [--config PATH]
 
-            取消手机号为 PHONE 的用户的专栏作家身份；其已发表的文章保留。
+            取消手机号为 PHONE 的用户的专栏作家身份；其已发表的文章保留。记入审计日志（cli:$USER）。
+            """,
+        "users ban": """
+            用法：shop users ban PHONE [--reason TEXT] [--config PATH]
+
+            封禁手机号为 PHONE 的买家：其所有令牌立即失效（已登录的请求回答 401），登录回答
+            403 account_banned，直到 `shop users unban`。再次封禁保留第一次的时间，采用新的原因
+            （最多 200 个字）。记入审计日志（cli:$USER）。
+            """,
+        "users unban": """
+            用法：shop users unban PHONE [--config PATH]
+
+            解除封禁：买家可以重新登录（旧令牌仍然失效）。记入审计日志（cli:$USER）。
+            """,
+        "sales": """
+            用法：shop sales [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--format table|csv|json] [--config PATH]
+
+            从 --from 到 --to（含两端）每天一行（没有销售的日子显示 0），最后是合计。日期按
+            app.timezone 计算。不加 --to 截至今天；不加 --from 从 --to 前 6 天开始；最多 366 天。
+            订单、件数、实收统计当天付款的订单（按付款时间，无论之后如何）；退款统计当天支付机构确认
+            的退款，无论其订单哪天付款。表格以元显示；--format csv 和 json 以分显示，字段名与 API 相同
+            （date、orders、items、paid_cents、refunded_cents），供脚本读取。
             """,
     ]
 }

@@ -35,6 +35,7 @@ enum CommandLineTool {
         AuthorsCommand(grant: true), AuthorsCommand(grant: false),
         StaffCommand(verb: .add), StaffCommand(verb: .list), StaffCommand(verb: .disable), StaffCommand(verb: .enable),
         StaffCommand(verb: .role), StaffCommand(verb: .password),
+        UsersBanCommand(ban: true), UsersBanCommand(ban: false), SalesCommand(),
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

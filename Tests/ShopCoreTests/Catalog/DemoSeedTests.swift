@@ -25,7 +25,7 @@ struct DemoSeedTests {
         let operatorEdit = "product_code,sku_code,sku_name,title,category,price,stock\n"
             + "FL-ROSE-001,FL-ROSE-001-19,19枝,红玫瑰花束·热恋,花束/玫瑰,199.00,3\n"
         _ = try fixture.shop.catalogImporter.importData(Array(operatorEdit.utf8), format: .csv, options: .init())
-        try fixture.shop.social.setAuthor(false, phone: "13700000001")
+        try fixture.shop.moderation.setAuthor(false, phone: "13700000001", by: .commandLine(user: "test"))
         let before = try fixture.seedSnapshot()
 
         let second = try fixture.shop.demo.seed(from: Self.examples)

@@ -21,7 +21,7 @@ extension TestShop {
     /// Registers a user and grants the column-author role, as `shop authors grant` does.
     func socialAuthor(_ phone: String, nickname: String? = nil) throws -> SocialMember {
         let member = try socialMember(phone, nickname: nickname)
-        try shop.social.setAuthor(true, phone: phone)
+        try shop.moderation.setAuthor(true, phone: phone, by: .commandLine(user: "test"))
         return member
     }
 

@@ -62,9 +62,9 @@ struct SocialFollowTests {
         let author = try fixture.socialAuthor("13800000001")
         let reader = try fixture.socialMember("13800000002")
         #expect(try fixture.shop.social.authors(sort: .newest, page: PageRequest(), viewer: nil).items.map(\.id) == [author.id])
-        try fixture.shop.social.setAuthor(false, phone: author.phone)
+        try fixture.shop.moderation.setAuthor(false, phone: author.phone, by: .commandLine(user: "test"))
         #expect(try fixture.shop.social.authors(sort: .newest, page: PageRequest(), viewer: nil).total == 0)
         #expect(throws: SocialError.authorNotFound) { try fixture.shop.social.follow(author.id, by: reader.id) }
-        #expect(throws: SocialError.userNotFound) { try fixture.shop.social.setAuthor(true, phone: "13900000000") }
+        #expect(throws: SocialError.userNotFound) { try fixture.shop.moderation.setAuthor(true, phone: "13900000000", by: .commandLine(user: "test")) }
     }
 }

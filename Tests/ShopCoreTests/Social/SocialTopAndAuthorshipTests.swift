@@ -96,7 +96,7 @@ struct SocialTopAndAuthorshipTests {
         let fixture = try TestShop()
         let author = try fixture.socialAuthor("13800000001")
         let article = try fixture.socialPublish("原标题", by: author, content: "原文")
-        try fixture.shop.social.setAuthor(false, phone: author.phone)
+        try fixture.shop.moderation.setAuthor(false, phone: author.phone, by: .commandLine(user: "test"))
 
         #expect(throws: SocialError.notAnAuthor) {
             try fixture.shop.articles.edit(article.id, ArticleDraft(title: "撤销后改"), by: author.id)

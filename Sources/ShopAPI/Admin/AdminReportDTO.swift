@@ -1,0 +1,72 @@
+import Foundation
+import ShopCore
+
+/// One day's (or the range's) figures on the wire, in cents.
+struct SalesFiguresResponse: Encodable {
+    let orders: Int
+    let items: Int
+    let paidCents: Int64
+    let refundedCents: Int64
+
+    init(_ figures: SalesFigures) {
+        orders = figures.orders
+        items = figures.items
+        paidCents = figures.paidCents
+        refundedCents = figures.refundedCents
+    }
+}
+
+/// `{"from", "to", "timezone", "items": [{"date", "orders", "items", "paid_cents", "refunded_cents"}], "total"}`.
+struct SalesReportResponse: Encodable {
+    struct Day: Encodable {
+        let date: String
+        let orders: Int
+        let items: Int
+        let paidCents: Int64
+        let refundedCents: Int64
+    }
+
+    let from: String
+    let to: String
+    let timezone: String
+    let items: [Day]
+    let total: SalesFiguresResponse
+
+    init(_ report: SalesReport, timezone: String) {
+        from = report.from.description
+        to = report.to.description
+        self.timezone = timezone
+        items = report.days.map {
+            Day(date: $0.date.description, orders: $0.figures.orders, items: $0.figures.items, paidCents: $0.figures.paidCents,
+                refundedCents: $0.figures.refundedCents)
+        }
+        total = SalesFiguresResponse(report.total)
+    }
+}
+
+/// `{"date", "items": [{"slot", "status", "orders"}], "slots": [{"slot", "orders"}], "total"}`:
+/// a delivery day's paid orders by slot and status (`slot` null: any time of the day).
+struct DeliveriesReportResponse: Encodable {
+    struct Count: Encodable {
+        @ExplicitNull var slot: DeliverySlot?
+        let status: OrderStatus
+        let orders: Int
+    }
+
+    struct SlotTotal: Encodable {
+        @ExplicitNull var slot: DeliverySlot?
+        let orders: Int
+    }
+
+    let date: String
+    let items: [Count]
+    let slots: [SlotTotal]
+    let total: Int
+
+    init(_ report: DeliveriesReport) {
+        date = report.date.description
+        items = report.counts.map { Count(slot: $0.slot, status: $0.status, orders: $0.orders) }
+        slots = report.bySlot.map { SlotTotal(slot: $0.slot, orders: $0.orders) }
+        total = report.total
+    }
+}

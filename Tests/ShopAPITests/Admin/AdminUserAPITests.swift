@@ -1,0 +1,85 @@
+import Foundation
+import HTTP
+import ShopCore
+import ShopTestSupport
+import Testing
+
+/// Buyers at the operators' desk: `GET /admin/users`, `POST /admin/users/{id}/ban|unban`.
+@Suite("Admin: buyers, ban and unban")
+struct AdminUserAPITests {
+    func login(_ app: TestAPI, _ phone: String, language: String = "zh-CN") throws -> TestResponse {
+        try app.send("POST", "/api/v1/auth/login", json: ["phone": phone, "password": TestAPI.password],
+                     headers: [("Accept-Language", language)])
+    }
+
+    @Test func aBanSignsTheBuyerOutAtOnceAndTheirLoginAnswers403UntilUnbanned() throws {
+        let app = try TestAPI()
+        let registered = try app.register("13800138000", nickname: "刷屏王")
+        let buyerToken = try #require(registered["token"] as? String)
+        let id = try #require((registered["user"] as? [String: Any])?["id"] as? Int)
+        let staff = try app.staffToken(.service)
+        #expect(try app.send("GET", "/api/v1/me", token: buyerToken).status == 200)
+
+        let banned = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": "广告刷屏"], token: staff,
+                                  headers: [("X-Request-Id", "req-ban-1")])
+        #expect(banned.status == 200, "\(banned.text)")
+        #expect(banned.json["banned"] as? Bool == true && banned.json["ban_reason"] as? String == "广告刷屏")
+        #expect(banned.json["phone"] as? String == "13800138000")
+        #expect(try app.send("GET", "/api/v1/me", token: buyerToken).status == 401)
+        let refused = try login(app, "13800138000")
+        #expect(refused.status == 403 && refused.errorCode == "account_banned")
+        #expect(refused.error["message"] as? String == "这个账号已被封禁，无法登录；如有疑问请联系客服。")
+        #expect(try login(app, "13800138000", language: "en").error["message"] as? String
+                == "This account has been banned and cannot sign in; contact customer service if you think this is wrong.")
+
+        let again = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": "再次"], token: staff)
+        #expect(again.status == 200 && again.json["banned_at"] as? String == banned.json["banned_at"] as? String)
+
+        let unbanned = try app.send("POST", "/api/v1/admin/users/\(id)/unban", token: staff)
+        #expect(unbanned.status == 200 && unbanned.json["banned"] as? Bool == false)
+        #expect(unbanned.json.keys.contains("banned_at") && unbanned.json["banned_at"] is NSNull)
+        #expect(try login(app, "13800138000").status == 200)
+
+        let audit = try app.shop.audit.entries(AuditFilter(target: "user:\(id)"), page: PageRequest()).items
+        #expect(audit.map(\.action) == ["user.unban", "user.ban", "user.ban"])
+        #expect(audit.last?.actor == "service" && audit.last?.requestID == "req-ban-1")
+    }
+
+    @Test func staffFindBuyersWithWholePhonesWhileBuyersSeeTheirsMasked() throws {
+        let app = try TestAPI()
+        let token = try app.token(for: "13800138000")
+        try app.register("13900139000", nickname: "Tulip")
+        let staff = try app.staffToken(.service)
+        let found = try app.send("GET", "/api/v1/admin/users", query: ["q": "tulip"], token: staff)
+        #expect(found.status == 200)
+        let items = try #require(found.json["items"] as? [[String: Any]])
+        #expect(items.map { $0["phone"] as? String } == ["13900139000"])
+        #expect(found.json["total"] as? Int == 1 && found.json["per_page"] as? Int == 20)
+        let all = try app.send("GET", "/api/v1/admin/users", query: ["q": "138", "per_page": "1"], token: staff)
+        #expect((all.json["items"] as? [[String: Any]])?.first?["phone"] as? String == "13800138000")
+        #expect(try app.send("GET", "/api/v1/me", token: token).json["phone"] as? String == "138****8000")
+    }
+
+    @Test func aBadBanIsRefusedInTheErrorShapeAndChangesNothing() throws {
+        let app = try TestAPI()
+        let id = try #require((try app.register("13800138000")["user"] as? [String: Any])?["id"] as? Int)
+        let staff = try app.staffToken(.manager)
+        let long = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": String(repeating: "长", count: 201)], token: staff)
+        #expect(long.status == 400 && long.errorCode == "validation_failed" && long.error["field"] as? String == "reason")
+        let missing = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: [String: Any](), token: staff)
+        #expect(missing.status == 400 && missing.error["field"] as? String == "reason")
+        let nobody = try app.send("POST", "/api/v1/admin/users/99999/ban", json: ["reason": "x"], token: staff)
+        #expect(nobody.status == 404 && nobody.errorCode == "not_found")
+        #expect(try login(app, "13800138000").status == 200)
+        #expect(try app.shop.audit.entries(AuditFilter(), page: PageRequest()).items.filter { $0.action.hasPrefix("user.") }.isEmpty)
+    }
+
+    @Test func aFloristMayNeitherFindNorBanBuyers() throws {
+        let app = try TestAPI()
+        let id = try #require((try app.register("13800138000")["user"] as? [String: Any])?["id"] as? Int)
+        let florist = try app.staffToken(.florist)
+        #expect(try app.send("GET", "/api/v1/admin/users", token: florist).status == 403)
+        #expect(try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": "x"], token: florist).status == 403)
+        #expect(try login(app, "13800138000").status == 200)
+    }
+}
