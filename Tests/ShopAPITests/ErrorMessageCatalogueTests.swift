@@ -24,7 +24,7 @@ struct ErrorMessageCatalogueTests {
 
     /// Every message the API can send: the shop's, the HTTP layer's, and input validation's (all `validation_failed`).
     static let catalogue: [CataloguedMessage] = messages(APIMessage.self) + messages(HTTPMessage.self)
-        + messages(CouponMessage.self)
+        + messages(CouponMessage.self) + messages(AdminCatalogMessage.self)
         + ValidationRule.allCases.map { CataloguedMessage(name: "ValidationRule.\($0)", code: "validation_failed", text: $0.template) }
 
     static func hasHan(_ text: String) -> Bool {
