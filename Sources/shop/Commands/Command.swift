@@ -35,6 +35,8 @@ enum CommandLineTool {
         ProductsListCommand(), ProductsSetCommand(), ProductsExportCommand(),
         CategoriesListCommand(), CategoriesRenameCommand(), CategoriesMoveCommand(), CategoriesDeleteCommand(),
         AuthorsCommand(grant: true), AuthorsCommand(grant: false),
+        StaffCommand(verb: .add), StaffCommand(verb: .list), StaffCommand(verb: .disable), StaffCommand(verb: .enable),
+        StaffCommand(verb: .role), StaffCommand(verb: .password),
     ]
 
     static func run(_ arguments: [String]) -> Int32 {
