@@ -4,7 +4,7 @@ import ShopCore
 
 /// The messages of refused staff edits of the catalogue and coupons (nothing was written).
 enum AdminCatalogMessage: String, ErrorMessage {
-    case unknownField, productCodeTaken, skuCodeTaken, unknownCategory, categoryExists, categoryNotEmpty, categoryCycle
+    case unknownField, productCodeTaken, skuCodeTaken, skuNotFound, unknownCategory, categoryExists, categoryNotEmpty, categoryCycle
     case categoryTooDeep, stockBelowZero, stockTwice, couponCodeTaken, couponNotFound, couponRuleRequired
 
     var status: Status { entry.status }
@@ -17,6 +17,7 @@ enum AdminCatalogMessage: String, ErrorMessage {
             (.badRequest, "unknown_field", "请求中有无法识别的字段 {field}。", "The request has a field this route does not take: {field}.")
         case .productCodeTaken:
             (.conflict, "code_taken", "商品编码 {code} 已被其他商品使用。", "Another product has the code {code}.")
+        case .skuNotFound: (.notFound, "not_found", "没有这个规格。", "No such SKU.")
         case .skuCodeTaken: (.conflict, "code_taken", "规格编码 {code} 已被使用。", "Another SKU has the code {code}.")
         case .unknownCategory: (.unprocessableEntity, "unknown_category", "没有这个分类。", "No category has this id or path.")
         case .categoryExists: (.conflict, "category_exists", "分类 {path} 已存在。", "A category {path} exists already.")
@@ -30,9 +31,9 @@ enum AdminCatalogMessage: String, ErrorMessage {
         case .stockBelowZero:
             (.conflict, "stock_below_zero", "库存只有 {stock}，减少 {taken} 后会小于 0。", "Only {stock} in stock: taking {taken} would leave less than 0.")
         case .stockTwice:
-            (.unprocessableEntity, "validation_failed", "stock 和 stock_delta 只能发送其中一个。", "Send either stock or stock_delta, not both.")
+            (.badRequest, "validation_failed", "stock 和 stock_delta 只能发送其中一个。", "Send either stock or stock_delta, not both.")
         case .couponRuleRequired:
-            (.unprocessableEntity, "validation_failed", "percent_off 和 amount_off_cents 必须且只能发送一个。",
+            (.badRequest, "validation_failed", "percent_off 和 amount_off_cents 必须且只能发送一个。",
              "Send exactly one of percent_off and amount_off_cents.")
         case .couponCodeTaken: (.conflict, "code_taken", "券码 {code} 已存在。", "A coupon with the code {code} exists already.")
         case .couponNotFound: (.notFound, "coupon_not_found", "没有券码为 {code} 的优惠券。", "No coupon has the code {code}.")
@@ -48,7 +49,7 @@ extension ErrorMapping {
         switch error {
         case .productCodeTaken(let code): return HTTPError(AdminCatalogMessage.productCodeTaken, ["code": .verbatim(code)], field: "code")
         case .skuCodeTaken(let code, let field): return HTTPError(AdminCatalogMessage.skuCodeTaken, ["code": .verbatim(code)], field: field)
-        case .skuNotFound: return HTTPError(APIMessage.skuNotFound)
+        case .skuNotFound: return HTTPError(AdminCatalogMessage.skuNotFound)
         case .unknownCategory(let field): return HTTPError(AdminCatalogMessage.unknownCategory, field: field)
         case .categoryExists(let path): return HTTPError(AdminCatalogMessage.categoryExists, ["path": .verbatim(path)], field: "name")
         case .categoryNotEmpty(let products, let children, let coupons):

@@ -38,7 +38,7 @@ struct CategoriesRenameCommand: Command {
         let admin = shop.catalogAdmin
         let changed = try CatalogFailure.reporting {
             let category = try admin.category(path: arguments.positionals[0])
-            return try admin.updateCategory(category.id, CategoryChanges(name: arguments.positionals[1]), by: OperatorActor.current)
+            return try admin.updateCategory(category.id, CategoryChanges(name: arguments.positionals[1]), by: Operator.actor)
         }
         print(say(zh: "分类现在是 \(changed.path)", en: "the category is now \(changed.path)"))
         return 0
@@ -66,7 +66,7 @@ struct CategoriesMoveCommand: Command {
         let changed = try CatalogFailure.reporting {
             let category = try admin.category(path: arguments.positionals[0])
             let parent = top ? nil : try admin.category(path: arguments.positionals[1]).id
-            return try admin.updateCategory(category.id, CategoryChanges(parent: .some(parent)), by: OperatorActor.current)
+            return try admin.updateCategory(category.id, CategoryChanges(parent: .some(parent)), by: Operator.actor)
         }
         print(say(zh: "分类现在是 \(changed.path)", en: "the category is now \(changed.path)"))
         return 0
@@ -89,7 +89,7 @@ struct CategoriesDeleteCommand: Command {
         let shop = try ShopEnvironment.openShop(try ShopEnvironment.config(arguments), logger: .silent)
         let admin = shop.catalogAdmin
         try CatalogFailure.reporting {
-            try admin.deleteCategory(try admin.category(path: arguments.positionals[0]).id, by: OperatorActor.current)
+            try admin.deleteCategory(try admin.category(path: arguments.positionals[0]).id, by: Operator.actor)
         }
         print(say(zh: "已删除分类 \(arguments.positionals[0])", en: "deleted the category \(arguments.positionals[0])"))
         return 0

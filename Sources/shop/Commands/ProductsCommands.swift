@@ -4,14 +4,6 @@ import Localization
 import ShopAPI
 import ShopCore
 
-/// Who the command line acts as in the audit log: `cli:<$USER>` (`cli:operator` without one).
-enum OperatorActor {
-    static var current: StaffActor {
-        let user = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "operator"
-        return .commandLine(user: user)
-    }
-}
-
 /// `shop products list`: every product (on sale or not) with its SKUs, prices and stock.
 struct ProductsListCommand: Command {
     let path = ["products", "list"]
@@ -129,7 +121,7 @@ struct ProductsSetCommand: Command {
         }
         let shop = try ShopEnvironment.openShop(try ShopEnvironment.config(arguments), logger: .silent)
         let code = arguments.positionals[0]
-        let updated = try CatalogFailure.reporting(sku: code) { try shop.catalogAdmin.updateSKU(code: code, changes, by: OperatorActor.current) }
+        let updated = try CatalogFailure.reporting(sku: code) { try shop.catalogAdmin.updateSKU(code: code, changes, by: Operator.actor) }
         let product = try shop.catalogAdmin.product(updated.productID)
         print(Table.render(header: ProductsListCommand.header, rows: ProductsListCommand.rows([product]).filter { $0[1] == updated.sku.code }))
         return 0

@@ -6,20 +6,26 @@ import Testing
 
 @Suite("Catalogue: staff category edits and the export")
 struct CategoryAdminTests {
-    @Test func renamingACategoryMovesThePathsUnderItAndWhatASearchByItsNameFinds() throws {
+    @Test func renamingACategoryMovesThePathsUnderItAndHowASearchNamingItRanks() throws {
         let shop = try TestShop()
-        try shop.adminSeed()
+        try shop.importCatalogLines([
+            CatalogLine(product: "Y", sku: "Y-1", title: "玫瑰花束", category: "花束/玫瑰"),
+            CatalogLine(product: "X", sku: "X-1", title: "玫瑰礼盒", category: "绿植"),
+        ])
+        let y = try shop.catalogProductID(code: "Y"), x = try shop.catalogProductID(code: "X")
         let roses = try shop.catalogCategoryID(path: "花束/玫瑰")
-        // Counted (and cached at this catalog_version) before the rename: nothing is named 郁金香 yet.
-        #expect(try shop.catalogService.products(ProductQuery(text: "郁金香", page: try PageRequest())).total == 0)
-        let renamed = try shop.catalogAdmin.updateCategory(try shop.catalogCategoryID(path: "花束"), CategoryChanges(name: "郁金香"), by: staffActor)
-        #expect(renamed.path == "郁金香")
-        #expect(try shop.catalogAdmin.category(path: "郁金香/玫瑰").id == roses)
-        #expect(try shop.catalogAdmin.product(try shop.catalogProductID(code: "P1")).categoryPath == "郁金香/玫瑰")
-        // The products of a category the query names are found: the cached count moved with the name.
-        #expect(try shop.catalogService.products(ProductQuery(text: "郁金香", page: try PageRequest())).total == 1)
-        let audit = try #require(try shop.auditRows("category.update").first)
-        #expect(audit.before?.contains("\"path\":\"花束\"") == true && audit.after?.contains("\"path\":\"郁金香\"") == true)
+        // The query names the category 玫瑰: its product ranks first (and the counts are kept at this version).
+        #expect(try shop.catalogService.products(ProductQuery(text: "玫瑰", page: try PageRequest())).items.map(\.id) == [y, x])
+        let renamed = try shop.catalogAdmin.updateCategory(roses, CategoryChanges(name: "蔷薇"), by: staffActor)
+        #expect(renamed.path == "花束/蔷薇")
+        #expect(try shop.catalogAdmin.product(y).categoryPath == "花束/蔷薇")
+        // It names no category now: newest first, not the counts kept before the rename.
+        #expect(try shop.catalogService.products(ProductQuery(text: "玫瑰", page: try PageRequest())).items.map(\.id) == [x, y])
+        let moved = try shop.catalogAdmin.updateCategory(try shop.catalogCategoryID(path: "花束"), CategoryChanges(name: "鲜花"), by: staffActor)
+        #expect(moved.path == "鲜花")
+        #expect(try shop.catalogAdmin.category(path: "鲜花/蔷薇").id == roses)
+        let audit = try #require(try shop.auditRows("category.update").last)
+        #expect(audit.before?.contains("\"path\":\"花束/玫瑰\"") == true && audit.after?.contains("\"path\":\"花束/蔷薇\"") == true)
     }
 
     @Test func movingACategoryUnderItselfOrOntoATakenPathIsRefusedAndWritesNothing() throws {
