@@ -24,6 +24,7 @@ public struct CatalogAdminService: Sendable {
     public func products(_ query: AdminProductQuery) throws -> Page<AdminProduct> {
         var query = query
         query.text = query.text.map(ImportText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        if let text = query.text, text.unicodeScalars.count > 100 { throw ValidationError.tooLong("q", max: 100) }
         if let low = query.lowStock, !(0...CatalogAdminRules.maxStock).contains(low) {
             throw ValidationError("low_stock", .wholeNumberInRange, .range(0...CatalogAdminRules.maxStock))
         }

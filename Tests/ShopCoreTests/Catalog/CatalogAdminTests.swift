@@ -50,6 +50,9 @@ struct CatalogAdminTests {
         #expect(byTitle.items.map(\.code) == ["P2"])
         let literal = try shop.catalogAdmin.products(AdminProductQuery(text: "%", page: try PageRequest()))
         #expect(literal.total == 0)
+        #expect(throws: ValidationError.tooLong("q", max: 100)) {
+            try shop.catalogAdmin.products(AdminProductQuery(text: String(repeating: "玫", count: 101), page: try PageRequest()))
+        }
         let low = try shop.catalogAdmin.products(AdminProductQuery(lowStock: 3, page: try PageRequest()))
         #expect(Set(low.items.map(\.code)) == ["P1", "P2"])
         let veryLow = try shop.catalogAdmin.products(AdminProductQuery(lowStock: 0, page: try PageRequest()))
