@@ -11,21 +11,21 @@ enum CatalogAdminRules {
     static let maxCategoryDepth = 5
     static let maxCategoryName = 30
 
-    /// A product or SKU code: 1 to 64 ASCII letters, digits, `-`, `_`, `.`.
+    /// A product or SKU code: 1 to 64 ASCII letters, digits, `-`, `_`, `.` (as sent: nothing is trimmed).
     static func code(_ raw: String, field: String) throws -> String {
-        let value = ImportText.trimmed(raw)
-        if value.isEmpty { throw ValidationError(field, .empty) }
-        if ImportText.isLonger(value, than: 64) { throw ValidationError.tooLong(field, max: 64) }
-        if !ImportText.isCode(value) { throw ValidationError(field, .catalogCode) }
-        return value
+        if raw.isEmpty { throw ValidationError(field, .empty) }
+        if raw.unicodeScalars.count > 64 { throw ValidationError.tooLong(field, max: 64) }
+        if !ImportText.isCode(raw) { throw ValidationError(field, .catalogCode) }
+        return raw
     }
 
-    /// Trimmed text of at most `max` characters without control characters (line breaks and tabs allowed).
+    /// Text of at most `max` code points as sent (what the OpenAPI document's maxLength counts),
+    /// without control characters (line breaks and tabs allowed), then trimmed as the import trims.
     static func text(_ raw: String, field: String, max: Int, required: Bool = false) throws -> String {
+        if raw.unicodeScalars.count > max { throw ValidationError.tooLong(field, max: max) }
+        if ImportText.hasControlCharacters(raw) { throw ValidationError(field, .controlCharacters) }
         let value = ImportText.trimmed(raw)
-        if required && value.isEmpty { throw ValidationError(field, .empty) }
-        if ImportText.isLonger(value, than: max) { throw ValidationError.tooLong(field, max: max) }
-        if ImportText.hasControlCharacters(value) { throw ValidationError(field, .controlCharacters) }
+        if required && value.trimmedInput.isEmpty { throw ValidationError(field, .empty) }
         return value
     }
 
@@ -75,7 +75,7 @@ enum CatalogAdminRules {
 
     static func categoryName(_ raw: String) throws -> String {
         let value = ImportText.trimmed(raw)
-        if value.isEmpty || value.contains("/") || ImportText.isLonger(value, than: maxCategoryName) {
+        if value.trimmedInput.isEmpty || value.contains("/") || raw.unicodeScalars.count > maxCategoryName {
             throw ValidationError("name", .categoryName, ["max": .verbatim(String(maxCategoryName))])
         }
         if ImportText.hasControlCharacters(value) || value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\r\n" }) {
