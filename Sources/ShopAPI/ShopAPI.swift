@@ -83,6 +83,8 @@ public struct ShopAPI: Sendable {
         AdminUserController(buyers: shop.buyers).register(admin)
         AdminModerationController(moderation: shop.moderation).register(admin)
         AdminReportController(reports: shop.reports, timezone: shop.config.app.timezone).register(admin)
+        AdminCatalogController(admin: shop.catalogAdmin).register(admin)
+        AdminCouponController(coupons: shop.coupons, clock: shop.clock).register(admin)
         // Development-only routes: absent in production, and in development only for requests
         // straight from this machine (not through a proxy, which makes everyone local).
         var developmentOnly: [any Middleware] = []

@@ -27,7 +27,7 @@ struct CouponAPITests {
         let app = try TestAPI()
         let sku = try #require(try app.orderSeed([("A", "50.00", 10)])["A"])
         _ = try app.shop.coupons.create(NewCoupon(code: "NEWYEAR", rule: .amountOff(cents: 1_000),
-                                                  startsAt: app.clock.now.addingTimeInterval(30 * 86_400)))
+                                                  startsAt: app.clock.now.addingTimeInterval(30 * 86_400)), by: .commandLine(user: "test"))
         let buyer = try app.orderBuyer("13900000001")
         _ = try app.send("POST", "/api/v1/cart/items", json: ["sku_id": sku, "quantity": 1], token: buyer.token)
         for headers in [Self.english, []] {
@@ -50,7 +50,7 @@ struct CouponAPITests {
     @Test func guessingCodesIs429AfterTheBuyersTenthRefusal() throws {
         let app = try TestAPI()
         let sku = try #require(try app.orderSeed([("A", "50.00", 10)])["A"])
-        _ = try app.shop.coupons.create(NewCoupon(code: "GOOD", rule: .amountOff(cents: 1_000)))
+        _ = try app.shop.coupons.create(NewCoupon(code: "GOOD", rule: .amountOff(cents: 1_000)), by: .commandLine(user: "test"))
         let buyer = try app.orderBuyer("13900000001")
         _ = try app.send("POST", "/api/v1/cart/items", json: ["sku_id": sku, "quantity": 1], token: buyer.token)
         for index in 0..<5 { expectError(try cart(app, buyer, code: "GUESS\(index)"), 422, "coupon_invalid") }
@@ -92,7 +92,7 @@ struct CouponAPITests {
     @Test func theCartShowsTheDiscountAndCheckoutRecordsItOnTheOrder() throws {
         let app = try TestAPI()
         let skus = try app.orderSeed([("A", "129.00", 10), ("B", "59.90", 10)])
-        _ = try app.shop.coupons.create(NewCoupon(code: "SPRING20", rule: .amountOff(cents: 2_000), minSpendCents: 10_000))
+        _ = try app.shop.coupons.create(NewCoupon(code: "SPRING20", rule: .amountOff(cents: 2_000), minSpendCents: 10_000), by: .commandLine(user: "test"))
         let buyer = try app.orderBuyer("13900000001")
         for (code, quantity) in [("A", 1), ("B", 2)] {
             let added = try app.send("POST", "/api/v1/cart/items", json: ["sku_id": try #require(skus[code]), "quantity": quantity],
@@ -134,7 +134,7 @@ struct CouponAPITests {
     @Test func aCouponThatDoesNotApplyIsA422SayingWhyInTheBuyersLanguage() throws {
         let app = try TestAPI()
         let sku = try #require(try app.orderSeed([("A", "50.00", 10)])["A"])
-        _ = try app.shop.coupons.create(NewCoupon(code: "BIG", rule: .amountOff(cents: 2_000), minSpendCents: 10_000))
+        _ = try app.shop.coupons.create(NewCoupon(code: "BIG", rule: .amountOff(cents: 2_000), minSpendCents: 10_000), by: .commandLine(user: "test"))
         let buyer = try app.orderBuyer("13900000001")
         _ = try app.send("POST", "/api/v1/cart/items", json: ["sku_id": sku, "quantity": 1], token: buyer.token)
 
@@ -153,7 +153,7 @@ struct CouponAPITests {
         let cartAfter = try cart(app, buyer, code: nil)
         #expect(try cartAfter.decode(CartResponse.self).items.count == 1, "a refused checkout leaves the cart as it was")
 
-        _ = try app.shop.coupons.disable(code: "BIG")
+        _ = try app.shop.coupons.disable(code: "BIG", by: .commandLine(user: "test"))
         let disabled = try app.orderPlace(buyer, key: "k2", orderBuyNowBody(app, buyer, sku, quantity: 3, code: "BIG"))
         expectError(disabled, 422, "coupon_invalid")
         #expect(disabled.error?.message.contains("停用") == true, "\(disabled.text)")

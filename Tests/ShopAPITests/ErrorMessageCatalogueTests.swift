@@ -26,6 +26,7 @@ struct ErrorMessageCatalogueTests {
     static let catalogue: [CataloguedMessage] = messages(APIMessage.self) + messages(HTTPMessage.self)
         + messages(CouponMessage.self)
         + messages(BuyerBanMessage.self)
+        + messages(AdminCatalogMessage.self)
         + ValidationRule.allCases.map { CataloguedMessage(name: "ValidationRule.\($0)", code: "validation_failed", text: $0.template) }
 
     static func hasHan(_ text: String) -> Bool {

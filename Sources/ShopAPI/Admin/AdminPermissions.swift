@@ -18,7 +18,19 @@ enum AdminPermissions {
         // MARK: audit (AdminAuditController)
         "GET /admin/audit": .audit,
 
-        // MARK: catalogue and coupons
+        // MARK: catalogue and coupons (AdminCatalogController, AdminCouponController)
+        "GET /admin/products": .catalogRead,
+        "GET /admin/products/:id": .catalogRead,
+        "POST /admin/products": .catalogWrite,
+        "PATCH /admin/products/:id": .catalogWrite,
+        "PATCH /admin/skus/:id": .catalogWrite,
+        "GET /admin/categories": .catalogRead,
+        "POST /admin/categories": .catalogWrite,
+        "PATCH /admin/categories/:id": .catalogWrite,
+        "DELETE /admin/categories/:id": .catalogWrite,
+        "GET /admin/coupons": .coupons,
+        "POST /admin/coupons": .coupons,
+        "PATCH /admin/coupons/:code": .coupons,
 
         // MARK: orders
 

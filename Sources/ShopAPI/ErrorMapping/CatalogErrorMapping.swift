@@ -2,9 +2,10 @@ import HTTP
 import ShopCore
 
 extension ErrorMapping {
-    /// Catalogue: unknown products and categories are 404; too many searches from one address 429.
+    /// Catalogue: unknown products and categories are 404; too many searches from one address 429;
+    /// staff edits (`CatalogAdminError`) as `adminCatalog` maps them.
     @Sendable static func catalog(_ error: any Error) -> HTTPError? {
-        guard let error = error as? CatalogError else { return nil }
+        guard let error = error as? CatalogError else { return adminCatalog(error) }
         switch error {
         case .productNotFound: return HTTPError(.productNotFound)
         case .categoryNotFound: return HTTPError(.categoryNotFound)

@@ -37,6 +37,7 @@ extension ErrorMapping {
     /// `too_many_attempts` after too many refused codes.
     @Sendable static func coupon(_ error: any Error) -> HTTPError? {
         guard let error = error as? CouponError else { return nil }
+        if let admin = adminCoupon(error) { return admin }
         let (message, arguments): (CouponMessage, [String: LocalizedText])
         switch error {
         case .unknown(let code), .notFound(let code):
@@ -56,7 +57,7 @@ extension ErrorMapping {
         case .tooManyAttempts(let seconds):
             return HTTPError(.tooManyAttempts, ["seconds": .verbatim(String(seconds))], retryAfter: seconds)
         case .codeTaken, .unknownCategory:
-            return nil // operators' errors, only the command line meets them
+            return nil // operators' errors: `adminCoupon` answers them
         }
         return HTTPError(message.status, code: message.code, message: message.template.filling(arguments), field: "coupon_code")
     }

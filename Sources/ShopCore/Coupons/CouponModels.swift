@@ -86,3 +86,50 @@ struct PricedLine: Sendable {
     let productID: ProductID
     let amountCents: Int64
 }
+
+/// A change to a coupon (`PATCH /admin/coupons/{code}`); nil leaves a field as it is, `.some(nil)`
+/// takes the end or the limit away.
+public struct CouponChanges: Sendable, Equatable {
+    public var endsAt: Date??
+    public var maxUses: Int??
+    public var disabled: Bool?
+
+    public init(endsAt: Date?? = nil, maxUses: Int?? = nil, disabled: Bool? = nil) {
+        self.endsAt = endsAt
+        self.maxUses = maxUses
+        self.disabled = disabled
+    }
+}
+
+/// A coupon as the audit log keeps it: times in Unix seconds, the rule spelled out.
+struct CouponSnapshot: Encodable {
+    let code: String
+    let description: String
+    let percentOff: Int?
+    let amountOffCents: Int64?
+    let minSpendCents: Int64
+    let startsAt: Int64?
+    let endsAt: Int64?
+    let maxUses: Int?
+    let perUserLimit: Int?
+    let categoryID: CategoryID?
+    let uses: Int
+    let disabledAt: Int64?
+
+    init(_ coupon: Coupon) {
+        code = coupon.code
+        description = coupon.description
+        switch coupon.rule {
+        case .percentOff(let percent): (percentOff, amountOffCents) = (percent, nil)
+        case .amountOff(let cents): (percentOff, amountOffCents) = (nil, cents)
+        }
+        minSpendCents = coupon.minSpendCents
+        startsAt = coupon.startsAt.map { Int64($0.timeIntervalSince1970) }
+        endsAt = coupon.endsAt.map { Int64($0.timeIntervalSince1970) }
+        maxUses = coupon.maxUses
+        perUserLimit = coupon.perUserLimit
+        categoryID = coupon.categoryID
+        uses = coupon.uses
+        disabledAt = coupon.disabledAt.map { Int64($0.timeIntervalSince1970) }
+    }
+}

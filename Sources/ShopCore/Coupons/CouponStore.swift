@@ -37,12 +37,16 @@ struct CouponStore {
             """).map(Self.coupon)
     }
 
-    /// Stops new uses; false when there is no such coupon. Disabling twice keeps the first time.
-    func disable(code: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
-        guard try db.run("UPDATE coupons SET disabled_at = \(now) WHERE code = \(code) AND disabled_at IS NULL") == 0 else {
-            return true
-        }
-        return try db.scalarInt("SELECT COUNT(*) FROM coupons WHERE code = \(code)") == 1
+    /// Takes the coupon's row for this transaction (PostgreSQL: a checkout taking a use waits);
+    /// false when there is no such coupon.
+    func lock(code: String, _ db: any SQLConnection) throws -> Bool {
+        try db.run("UPDATE coupons SET uses = uses WHERE code = \(code)") == 1
+    }
+
+    func update(code: String, endsAt: Date?, maxUses: Int?, disabledAt: Int64?, _ db: any SQLConnection) throws {
+        try db.run("""
+            UPDATE coupons SET ends_at = \(endsAt), max_uses = \(maxUses), disabled_at = \(disabledAt) WHERE code = \(code)
+            """)
     }
 
     func category(path: String, _ db: any SQLConnection) throws -> CategoryID? {

@@ -7,6 +7,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
     case range, wholeNumber, wholeNumberInRange, notNegative, notAbove, oneOf, lineCount
     case mobilePhone, verificationCode, passwordMD5, passwordTwice, passwordMissing, postalCode, date
     case couponCode, username
+    case catalogCode, categoryName
 
     public var template: LocalizedText {
         switch self {
@@ -42,6 +43,10 @@ public enum ValidationRule: String, CaseIterable, Sendable {
         case .username:
             LocalizedText(zh: "{field}应为 {min} 到 {max} 位小写字母、数字、.、- 或 _，以字母开头。",
                           en: "{field} must be {min} to {max} lower-case letters, digits, ., - or _, starting with a letter.")
+        case .catalogCode:
+            LocalizedText(zh: "{field}只能含英文字母、数字和 - _ . 这几个字符。", en: "{field} may hold only ASCII letters, digits and the characters - _ .")
+        case .categoryName:
+            LocalizedText(zh: "{field}应为 1 到 {max} 个字，且不含 /。", en: "{field} must be 1 to {max} characters without a /.")
         case .date: LocalizedText(zh: "{field}应为 YYYY-MM-DD 格式的日期，如 2026-12-01。", en: "{field} must be a day written YYYY-MM-DD, such as 2026-12-01.")
         }
     }

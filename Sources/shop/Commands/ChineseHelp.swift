@@ -20,6 +20,13 @@ enum ChineseHelp {
         "coupons create": "新建优惠券（折扣或立减、限制、日期、分类）",
         "coupons list": "按时间倒序列出优惠券",
         "coupons disable": "停用优惠券（已使用的订单保留优惠）",
+        "products list": "列出商品及其规格（在售和下架的都列出），含价格和库存",
+        "products set": "修改一个规格的价格或库存，或让其商品上架/下架",
+        "products export": "把所有商品和规格按导入的列写入 CSV 文件",
+        "categories list": "按路径列出分类及其 id",
+        "categories rename": "重命名分类（其下分类的路径随之改变）",
+        "categories move": "把分类移到另一个分类下，或移到顶层",
+        "categories delete": "删除空分类",
         "authors grant": "把该手机号的用户设为专栏作家",
         "authors revoke": "取消该手机号用户的专栏作家身份",
         "staff add": "新建员工账号（owner、manager、florist 或 service）并打印密码",
@@ -191,6 +198,54 @@ enum ChineseHelp {
             用法：shop coupons disable CODE [--config PATH]
 
             从现在起结算和购物车拒绝该券码（422 coupon_invalid）；已使用的订单保留优惠。重复停用无影响。
+            """,
+        "products list": """
+            用法：shop products list [--q TEXT] [--status on_sale|off_sale] [--low-stock N] [--category PATH]
+                                     [--format table|csv|json] [--config PATH]
+
+            每个规格一行，最新的商品在前。--q 匹配标题、商品编码或规格编码的一部分；--low-stock N 只列出
+            有规格剩余不超过 N 件的商品；--category PATH（花束/玫瑰）该分类及其下的分类。--format csv 输出
+            CSV（UTF-8 带 BOM，CRLF），json 输出与 /api/v1/admin/products 相同的商品，供脚本使用。价格单位为元。
+            """,
+        "products set": """
+            用法：shop products set SKU_CODE [--price YUAN] [--original-price YUAN] [--stock N]
+                                    [--status on_sale|off_sale] [--config PATH]
+
+            只修改给出的项（至少一项）：--price 和 --original-price 为最多两位小数的元金额（129 或 129.90），
+            --stock 为现有库存（0 到 1000000），--status 为该规格所属商品（及其全部规格）的上架状态。
+            买家立即看到修改。修改以 cli:$USER 记入审计日志。最后显示修改后的规格。
+            """,
+        "products export": """
+            用法：shop products export FILE [--config PATH]
+
+            每个规格（在售或下架）写一行，列与 `shop import catalog` 读取的相同（product_code、sku_code、
+            sku_name、title、subtitle、category、price、original_price、stock、description、cover_url、
+            image_urls、attributes、status、delivery）：可在表格软件中修改后再导入；原样导入不会改变任何内容。
+            UTF-8 带 BOM，RFC 4180，CRLF。FILE 已存在时被覆盖。
+            """,
+        "categories list": """
+            用法：shop categories list [--config PATH]
+
+            路径就是 `shop import catalog` 和其他分类命令用来指定分类的名字。
+            """,
+        "categories rename": """
+            用法：shop categories rename PATH NAME [--config PATH]
+
+            PATH 按导入的写法指定分类（花束/郁金相）；NAME 为其新的最后一级名称（郁金香），最多 30 个字，
+            不含 /。商品仍属于该分类。修改以 cli:$USER 记入审计日志。
+            """,
+        "categories move": """
+            用法：shop categories move PATH PARENT_PATH [--config PATH]
+                  shop categories move PATH --top [--config PATH]
+
+            把分类（及其下的一切）移到 PARENT_PATH 下，或用 --top 移到顶层。不能移到它自己或其子分类下，
+            也不能超过 5 层。修改以 cli:$USER 记入审计日志。
+            """,
+        "categories delete": """
+            用法：shop categories delete PATH [--config PATH]
+
+            分类里还有商品（在售或下架）、子分类或优惠券时拒绝删除：先移走或删除它们。删除以 cli:$USER
+            记入审计日志。
             """,
         "authors grant": """
             用法：shop authors grant PHONE [--config PATH]

@@ -32,6 +32,8 @@ enum CommandLineTool {
         OrdersListCommand(), OrdersShowCommand(), OrdersShipCommand(), PaySimulateCommand(), PaymentsReconcileCommand(),
         RefundsListCommand(), RefundsRetryCommand(),
         CouponsCreateCommand(), CouponsListCommand(), CouponsDisableCommand(),
+        ProductsListCommand(), ProductsSetCommand(), ProductsExportCommand(),
+        CategoriesListCommand(), CategoriesRenameCommand(), CategoriesMoveCommand(), CategoriesDeleteCommand(),
         AuthorsCommand(grant: true), AuthorsCommand(grant: false),
         StaffCommand(verb: .add), StaffCommand(verb: .list), StaffCommand(verb: .disable), StaffCommand(verb: .enable),
         StaffCommand(verb: .role), StaffCommand(verb: .password),

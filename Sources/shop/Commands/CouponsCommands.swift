@@ -58,7 +58,7 @@ struct CouponsCreateCommand: Command {
             categoryPath: arguments.option("category"))
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
-        let coupon = try CouponsFailure.reporting { try shop.coupons.create(new) }
+        let coupon = try CouponsFailure.reporting { try shop.coupons.create(new, by: Operator.actor) }
         print(CouponsListCommand.table([coupon], now: shop.clock.now))
         return 0
     }
@@ -144,7 +144,7 @@ struct CouponsDisableCommand: Command {
         try arguments.allow(options: ["config"], positionals: 1)
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
-        let coupon = try CouponsFailure.reporting { try shop.coupons.disable(code: arguments.positionals[0]) }
+        let coupon = try CouponsFailure.reporting { try shop.coupons.disable(code: arguments.positionals[0], by: Operator.actor) }
         print(CouponsListCommand.table([coupon], now: shop.clock.now))
         return 0
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -13,8 +14,8 @@ struct AdminModerationAPITests {
     }
 
     func member(_ app: TestAPI, _ phone: String, nickname: String? = nil) throws -> Member {
-        let json = try app.register(phone, nickname: nickname)
-        return Member(id: try #require((json["user"] as? [String: Any])?["id"] as? Int), token: try #require(json["token"] as? String))
+        let session = try app.register(phone, nickname: nickname).decode(SessionResponse.self)
+        return Member(id: Int(session.user.id.rawValue), token: session.token)
     }
 
     func publish(_ app: TestAPI, _ title: String, by author: Member) throws -> Int {
@@ -88,7 +89,7 @@ struct AdminModerationAPITests {
             #expect(response.status == 404 && response.errorCode == "not_found", "\(method) \(path): \(response.text)")
         }
         let long = try app.send("GET", "/api/v1/admin/comments", query: ["q": String(repeating: "字", count: 41)], token: staff)
-        #expect(long.status == 400 && long.error["field"] as? String == "q")
+        #expect(long.status == 400 && long.error?.field == "q")
         let florist = try app.staffToken(.florist)
         #expect(try app.send("GET", "/api/v1/admin/comments", token: florist).status == 403)
         #expect(try app.shop.audit.entries(AuditFilter(), page: PageRequest()).items.filter { !$0.action.hasPrefix("staff.") }.isEmpty)

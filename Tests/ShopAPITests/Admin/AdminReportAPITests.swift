@@ -28,11 +28,11 @@ struct AdminReportAPITests {
                                (["from": "2026-12-02", "to": "2026-12-01"], "from"),
                                (["from": "2026-01-01", "to": "2027-01-02"], "to")] {
             let response = try app.send("GET", "/api/v1/admin/reports/sales", query: query, token: staff)
-            #expect(response.status == 400 && response.errorCode == "validation_failed" && response.error["field"] as? String == field,
+            #expect(response.status == 400 && response.errorCode == "validation_failed" && response.error?.field == field,
                     "\(query): \(response.text)")
         }
         let deliveries = try app.send("GET", "/api/v1/admin/reports/deliveries", query: ["date": "12/03"], token: staff)
-        #expect(deliveries.status == 400 && deliveries.error["field"] as? String == "date")
+        #expect(deliveries.status == 400 && deliveries.error?.field == "date")
     }
 
     /// A florist reads the deliveries but not the sales; an unpaid order is nothing to deliver.

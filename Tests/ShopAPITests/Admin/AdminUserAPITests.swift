@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -15,8 +16,8 @@ struct AdminUserAPITests {
     @Test func aBanSignsTheBuyerOutAtOnceAndTheirLoginAnswers403UntilUnbanned() throws {
         let app = try TestAPI()
         let registered = try app.register("13800138000", nickname: "刷屏王")
-        let buyerToken = try #require(registered["token"] as? String)
-        let id = try #require((registered["user"] as? [String: Any])?["id"] as? Int)
+        let buyerToken = try registered.decode(SessionResponse.self).token
+        let id = try registered.decode(SessionResponse.self).user.id.rawValue
         let staff = try app.staffToken(.service)
         #expect(try app.send("GET", "/api/v1/me", token: buyerToken).status == 200)
 
@@ -28,8 +29,8 @@ struct AdminUserAPITests {
         #expect(try app.send("GET", "/api/v1/me", token: buyerToken).status == 401)
         let refused = try login(app, "13800138000")
         #expect(refused.status == 403 && refused.errorCode == "account_banned")
-        #expect(refused.error["message"] as? String == "这个账号已被封禁，无法登录；如有疑问请联系客服。")
-        #expect(try login(app, "13800138000", language: "en").error["message"] as? String
+        #expect(refused.error?.message == "这个账号已被封禁，无法登录；如有疑问请联系客服。")
+        #expect(try login(app, "13800138000", language: "en").error?.message
                 == "This account has been banned and cannot sign in; contact customer service if you think this is wrong.")
 
         let again = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": "再次"], token: staff)
@@ -62,12 +63,12 @@ struct AdminUserAPITests {
 
     @Test func aBadBanIsRefusedInTheErrorShapeAndChangesNothing() throws {
         let app = try TestAPI()
-        let id = try #require((try app.register("13800138000")["user"] as? [String: Any])?["id"] as? Int)
+        let id = try app.register("13800138000").decode(SessionResponse.self).user.id.rawValue
         let staff = try app.staffToken(.manager)
         let long = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": String(repeating: "长", count: 201)], token: staff)
-        #expect(long.status == 400 && long.errorCode == "validation_failed" && long.error["field"] as? String == "reason")
+        #expect(long.status == 400 && long.errorCode == "validation_failed" && long.error?.field == "reason")
         let missing = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: [String: Any](), token: staff)
-        #expect(missing.status == 400 && missing.error["field"] as? String == "reason")
+        #expect(missing.status == 400 && missing.error?.field == "reason")
         let nobody = try app.send("POST", "/api/v1/admin/users/99999/ban", json: ["reason": "x"], token: staff)
         #expect(nobody.status == 404 && nobody.errorCode == "not_found")
         #expect(try login(app, "13800138000").status == 200)
@@ -76,7 +77,7 @@ struct AdminUserAPITests {
 
     @Test func aFloristMayNeitherFindNorBanBuyers() throws {
         let app = try TestAPI()
-        let id = try #require((try app.register("13800138000")["user"] as? [String: Any])?["id"] as? Int)
+        let id = try app.register("13800138000").decode(SessionResponse.self).user.id.rawValue
         let florist = try app.staffToken(.florist)
         #expect(try app.send("GET", "/api/v1/admin/users", token: florist).status == 403)
         #expect(try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": "x"], token: florist).status == 403)

@@ -14,7 +14,7 @@ struct CouponUseTests {
         let sku = try #require(try shop.couponSeed([("A", "100.00", "花束/玫瑰")])["A"])
         let now = shop.clock.now
         _ = try shop.shop.coupons.create(NewCoupon(code: "RACE100", rule: .amountOff(cents: 1_000), startsAt: now,
-                                                   endsAt: now.addingTimeInterval(60), maxUses: 100))
+                                                   endsAt: now.addingTimeInterval(60), maxUses: 100), by: .commandLine(user: "test"))
         let buyers = try (0..<60).map { index in
             try shop.orderBuyerFrom(String(format: "1390000%04d", index), ip: "10.0.\(index / 50).\(index % 50 + 1)")
         }
@@ -46,7 +46,7 @@ struct CouponUseTests {
         let shop = try TestShop { $0.database.readers = 4 }
         let codes = (0..<60).map { String(format: "S%02d", $0) }
         let skus = try shop.couponSeed(codes.map { ($0, "100.00", "花束/玫瑰") })
-        _ = try shop.shop.coupons.create(NewCoupon(code: "LAST5", rule: .amountOff(cents: 1_000), maxUses: 8))
+        _ = try shop.shop.coupons.create(NewCoupon(code: "LAST5", rule: .amountOff(cents: 1_000), maxUses: 8), by: .commandLine(user: "test"))
         let early = try shop.orderBuyerFrom("13800000001", ip: "10.1.0.1")
         for index in 0..<3 {
             _ = try shop.couponBuy(early, [(try #require(skus[codes[index]]), 1)], coupon: "LAST5", key: "early-\(index)")
@@ -76,7 +76,7 @@ struct CouponUseTests {
     @Test func thePerBuyerLimitHoldsWhenOneBuyerRaces() throws {
         let shop = try TestShop()
         let sku = try #require(try shop.couponSeed([("A", "100.00", "花束/玫瑰")])["A"])
-        _ = try shop.shop.coupons.create(NewCoupon(code: "TWICE", rule: .percentOff(10), perUserLimit: 2))
+        _ = try shop.shop.coupons.create(NewCoupon(code: "TWICE", rule: .percentOff(10), perUserLimit: 2), by: .commandLine(user: "test"))
         let buyer = try shop.orderBuyer("13900000001")
         let other = try shop.orderBuyer("13900000002")
         let outcomes = Outcomes<String>()
@@ -99,7 +99,7 @@ struct CouponUseTests {
     @Test func cancellingAnUnpaidOrderGivesItsUseBack() throws {
         let shop = try TestShop()
         let sku = try #require(try shop.couponSeed([("A", "100.00", "花束/玫瑰")])["A"])
-        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 500), maxUses: 1, perUserLimit: 1))
+        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 500), maxUses: 1, perUserLimit: 1), by: .commandLine(user: "test"))
         let first = try shop.orderBuyer("13900000001")
         let second = try shop.orderBuyer("13900000002")
         let order = try shop.couponBuy(first, [(sku, 1)], coupon: "ONCE", key: "k1").order
@@ -115,7 +115,7 @@ struct CouponUseTests {
     @Test func cancellingTwiceGivesTheUseBackOnce() throws {
         let shop = try TestShop()
         let sku = try #require(try shop.couponSeed([("A", "100.00", "花束/玫瑰")])["A"])
-        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 500), maxUses: 2))
+        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 500), maxUses: 2), by: .commandLine(user: "test"))
         let buyer = try shop.orderBuyer("13900000001")
         let kept = try shop.couponBuy(buyer, [(sku, 1)], coupon: "ONCE", key: "k1").order
         let order = try shop.couponBuy(buyer, [(sku, 1)], coupon: "ONCE", key: "k2").order
@@ -131,7 +131,7 @@ struct CouponUseTests {
     @Test func theSweepersAutoCancelGivesTheUseBackAndThePerBuyerCountToo() throws {
         let shop = try TestShop()
         let sku = try #require(try shop.couponSeed([("A", "100.00", "花束/玫瑰")])["A"])
-        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 500), maxUses: 1, perUserLimit: 1))
+        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 500), maxUses: 1, perUserLimit: 1), by: .commandLine(user: "test"))
         let buyer = try shop.orderBuyer("13900000001")
         _ = try shop.couponBuy(buyer, [(sku, 1)], coupon: "ONCE", key: "k1")
         shop.clock.advance(by: TimeInterval(shop.config.orders.paymentTimeoutMinutes * 60 + 1))
@@ -143,7 +143,7 @@ struct CouponUseTests {
     @Test func aPaidOrderCancelledBeforeShippingGivesItsUseBackButAShippedOneKeepsIt() throws {
         let shop = try TestShop()
         let sku = try #require(try shop.couponSeed([("A", "100.00", "花束/玫瑰")])["A"])
-        _ = try shop.shop.coupons.create(NewCoupon(code: "TWO", rule: .amountOff(cents: 500), maxUses: 2))
+        _ = try shop.shop.coupons.create(NewCoupon(code: "TWO", rule: .amountOff(cents: 500), maxUses: 2), by: .commandLine(user: "test"))
         let buyer = try shop.orderBuyer("13900000001")
         let refunded = try shop.couponBuy(buyer, [(sku, 1)], coupon: "TWO", key: "k1").order
         let shipped = try shop.couponBuy(buyer, [(sku, 1)], coupon: "TWO", key: "k2").order
@@ -157,8 +157,8 @@ struct CouponUseTests {
     @Test func aReplayedCheckoutAnswersTheSameOrderAndTakesNoSecondUse() throws {
         let shop = try TestShop()
         let sku = try #require(try shop.couponSeed([("A", "100.00", "花束/玫瑰")])["A"])
-        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 500), maxUses: 5))
-        _ = try shop.shop.coupons.create(NewCoupon(code: "OTHER", rule: .amountOff(cents: 700)))
+        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 500), maxUses: 5), by: .commandLine(user: "test"))
+        _ = try shop.shop.coupons.create(NewCoupon(code: "OTHER", rule: .amountOff(cents: 700)), by: .commandLine(user: "test"))
         let buyer = try shop.orderBuyer("13900000001")
         let first = try shop.couponBuy(buyer, [(sku, 1)], coupon: "ONCE", key: "k1")
         let replay = try shop.couponBuy(buyer, [(sku, 1)], coupon: "once", key: "k1")
@@ -173,7 +173,7 @@ struct CouponUseTests {
     @Test func aCheckoutRefusedForStockTakesNoUse() throws {
         let shop = try TestShop()
         let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "LAST", stock: 1)])["LAST"])
-        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 100), maxUses: 1))
+        _ = try shop.shop.coupons.create(NewCoupon(code: "ONCE", rule: .amountOff(cents: 100), maxUses: 1), by: .commandLine(user: "test"))
         let buyer = try shop.orderBuyer("13900000001")
         #expect(throws: OrderError.self) { try shop.couponBuy(buyer, [(sku, 2)], coupon: "ONCE", key: "k1") }
         #expect(try shop.couponUses("ONCE") == 0)

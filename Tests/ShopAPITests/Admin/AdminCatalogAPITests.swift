@@ -1,0 +1,162 @@
+import Foundation
+import HTTP
+import SQL
+import ShopCore
+import ShopTestSupport
+import Testing
+
+/// `/api/v1/admin/products`, `/admin/skus`, `/admin/categories` through the router, as staff use
+/// them, and what buyers see right after.
+@Suite("Admin: catalogue")
+struct AdminCatalogAPITests {
+    struct Seeded {
+        let app: TestAPI
+        let manager: String
+        let skus: [String: SKUID]
+        let product: ProductID
+    }
+
+    /// A manager's token and two products: `花束A` (SKUs A1 ¥10, A2 ¥20) and `花束B` (SKU B1 ¥30).
+    static func seeded() throws -> Seeded {
+        let app = try TestAPI()
+        let skus = try app.testShop.cartSeed([CartCatalogRow(product: "A", sku: "A1", price: "10.00", stock: 5),
+                                              CartCatalogRow(product: "A", sku: "A2", price: "20.00", stock: 5),
+                                              CartCatalogRow(product: "B", sku: "B1", price: "30.00", stock: 5)])
+        let product = try #require(try app.shop.pool.read { db in try db.scalar("SELECT id FROM products WHERE code = 'A'", as: ProductID.self) })
+        return Seeded(app: app, manager: try app.staffToken(.manager), skus: skus, product: product)
+    }
+
+    /// Every catalogue row and the number of audit rows: "nothing was written" compares two of these.
+    static func state(_ app: TestAPI) throws -> [[[SQLValue]]] {
+        try app.shop.pool.read { db in
+            try ["categories", "products", "skus", "product_images", "coupons", "audit_log"].map { try TestDatabase.rows(of: $0, db).rows }
+        }
+    }
+
+    @Test func aPriceStockTitleAndStatusEditShowsInBuyersListsPagesAndSearchAtOnce() throws {
+        let s = try Self.seeded()
+        let app = s.app
+        let sku = try #require(s.skus["A1"])
+        // Warm every kept response: the list, the page, a search.
+        let list = try app.send("GET", "/api/v1/products")
+        let etag = try #require(list.headers["ETag"])
+        #expect(try app.send("GET", "/api/v1/products", headers: [("If-None-Match", etag)]).status == 304)
+        #expect(try app.send("GET", "/api/v1/products/\(s.product)").json["price_cents"] as? Int == 1_000)
+        #expect((try app.send("GET", "/api/v1/products", query: ["q": "花束A"]).json["total"] as? Int) == 1)
+
+        let patched = try app.send("PATCH", "/api/v1/admin/skus/\(sku)", json: ["price_cents": 850, "stock_delta": -2], token: s.manager)
+        #expect(patched.status == 200, "\(patched.text)")
+        #expect(patched.json["price_cents"] as? Int == 850 && patched.json["stock"] as? Int == 3)
+        #expect(try app.send("GET", "/api/v1/products", headers: [("If-None-Match", etag)]).status == 200)
+        let page = try app.send("GET", "/api/v1/products/\(s.product)")
+        #expect(page.json["price_cents"] as? Int == 850)
+        let pageSKU = (page.json["skus"] as? [[String: Any]])?.first { $0["id"] as? Int == Int(sku.rawValue) }
+        #expect(pageSKU?["stock"] as? Int == 3)
+        let items = try #require(try app.send("GET", "/api/v1/products").json["items"] as? [[String: Any]])
+        #expect(items.first { $0["id"] as? Int == Int(s.product.rawValue) }?["price_cents"] as? Int == 850)
+
+        let renamed = try app.send("PATCH", "/api/v1/admin/products/\(s.product)", json: ["title": "郁金香礼盒"], token: s.manager)
+        #expect(renamed.status == 200, "\(renamed.text)")
+        #expect((try app.send("GET", "/api/v1/products", query: ["q": "郁金香"]).json["items"] as? [[String: Any]])?.first?["title"] as? String == "郁金香礼盒")
+        #expect((try app.send("GET", "/api/v1/products", query: ["q": "花束A"]).json["total"] as? Int) == 0)
+        #expect(try app.send("GET", "/api/v1/products/\(s.product)").json["title"] as? String == "郁金香礼盒")
+
+        let off = try app.send("PATCH", "/api/v1/admin/skus/\(sku)", json: ["status": "off_sale"], token: s.manager)
+        #expect(off.status == 200 && off.json["status"] as? String == "off_sale", "\(off.text)")
+        #expect(try app.send("GET", "/api/v1/products/\(s.product)").status == 404)
+        #expect((try app.send("GET", "/api/v1/products").json["total"] as? Int) == 1)
+        #expect((try app.send("GET", "/api/v1/products", query: ["q": "郁金香"]).json["total"] as? Int) == 0)
+        // Staff still see it, off sale.
+        let staffView = try app.send("GET", "/api/v1/admin/products", query: ["status": "off_sale"], token: s.manager)
+        #expect((staffView.json["items"] as? [[String: Any]])?.map { $0["status"] as? String } == ["off_sale"], "\(staffView.text)")
+    }
+
+    @Test func everyWriteIsAuditedWithTheStaffMemberTheRequestAndBothSnapshots() throws {
+        let s = try Self.seeded()
+        let created = try s.app.send("POST", "/api/v1/admin/products", json: [
+            "code": "C", "title": "向日葵", "category_id": try s.app.shop.catalogAdmin.category(path: "花束/玫瑰").id.rawValue,
+            "skus": [["code": "C1", "name": "3枝", "price_cents": 5_900, "stock": 9]],
+        ] as [String: Any], token: s.manager, headers: [("X-Request-Id", "req-create-1")])
+        #expect(created.status == 201, "\(created.text)")
+        #expect(created.json["status"] as? String == "on_sale" && (created.json["skus"] as? [Any])?.count == 1)
+        let sku = try #require(s.skus["B1"])
+        #expect(try s.app.send("PATCH", "/api/v1/admin/skus/\(sku)", json: ["stock": 40], token: s.manager).status == 200)
+        let entries = try s.app.shop.audit.entries(AuditFilter(staff: "manager"), page: try PageRequest()).items
+        #expect(entries.map(\.action) == ["sku.update", "product.create"])
+        #expect(entries.last?.requestID == "req-create-1" && entries.last?.before == nil)
+        #expect(entries.first?.target == "sku:\(sku)")
+        #expect(entries.first?.before?.contains("\"stock\":5") == true && entries.first?.after?.contains("\"stock\":40") == true)
+    }
+
+    @Test func badInputIsRefusedInTheErrorShapeAndWritesNothing() throws {
+        let s = try Self.seeded()
+        let app = s.app
+        let sku = try #require(s.skus["A1"])
+        let category = try app.shop.catalogAdmin.category(path: "花束/玫瑰").id.rawValue
+        let before = try Self.state(app)
+        let product: (String, [String: Any]) -> [String: Any] = { code, sku in
+            ["code": code, "title": "新品", "category_id": category, "skus": [sku]]
+        }
+        let cases: [(String, String, [String: Any], Int, String)] = [
+            ("PATCH", "/api/v1/admin/skus/\(sku)", ["price_cents": -1], 400, "validation_failed"),
+            ("PATCH", "/api/v1/admin/skus/\(sku)", ["price_cents": 12.5], 400, "validation_failed"),
+            ("PATCH", "/api/v1/admin/skus/\(sku)", ["price_cents": 100_000_000_000_000], 400, "validation_failed"),
+            ("PATCH", "/api/v1/admin/skus/\(sku)", ["stock": -3], 400, "validation_failed"),
+            ("PATCH", "/api/v1/admin/skus/\(sku)", ["price_cents": 1, "stock_delta": -6], 409, "stock_below_zero"),
+            ("PATCH", "/api/v1/admin/skus/\(sku)", ["stock": 1, "stock_delta": 1], 400, "validation_failed"),
+            ("PATCH", "/api/v1/admin/skus/\(sku)", ["price": 100], 400, "unknown_field"),
+            ("PATCH", "/api/v1/admin/skus/\(sku)", ["status": "sold"], 400, "validation_failed"),
+            ("PATCH", "/api/v1/admin/products/\(s.product)", ["category_id": 99_999], 422, "unknown_category"),
+            ("PATCH", "/api/v1/admin/products/\(s.product)", ["code": "B"], 409, "code_taken"),
+            ("PATCH", "/api/v1/admin/products/\(s.product)", ["title": NSNull()], 400, "validation_failed"),
+            ("POST", "/api/v1/admin/products", product("A", ["code": "N1", "name": "", "price_cents": 100, "stock": 1]), 409, "code_taken"),
+            ("POST", "/api/v1/admin/products", product("N", ["code": "A1", "name": "", "price_cents": 100, "stock": 1]), 409, "code_taken"),
+            ("POST", "/api/v1/admin/products", product("N", ["code": "N1", "name": "", "price_cents": 100, "stock": 1, "colour": "红"]),
+             400, "unknown_field"),
+            ("POST", "/api/v1/admin/products", ["code": "N", "title": "新品", "category_id": 99_999,
+                                                 "skus": [["code": "N1", "name": "", "price_cents": 100, "stock": 1]]], 422, "unknown_category"),
+            ("POST", "/api/v1/admin/categories", ["name": "玫瑰", "parent_id": try app.shop.catalogAdmin.category(path: "花束").id.rawValue],
+             409, "category_exists"),
+            ("PATCH", "/api/v1/admin/categories/\(try app.shop.catalogAdmin.category(path: "花束").id)",
+             ["parent_id": category], 422, "category_cycle"),
+            ("DELETE", "/api/v1/admin/categories/\(category)", [:], 409, "category_not_empty"),
+        ]
+        for (method, path, body, status, code) in cases {
+            let response = try app.send(method, path, json: method == "DELETE" ? nil : body, token: s.manager)
+            #expect(response.status == status && response.errorCode == code, "\(method) \(path) \(body): \(response.status) \(response.text)")
+            #expect(!(response.json["error"] as? [String: Any] ?? [:]).isEmpty)
+        }
+        #expect(try Self.state(app) == before)
+    }
+
+    @Test func rolesWithoutCatalogueWriteMayReadButNotEdit() throws {
+        let s = try Self.seeded()
+        let florist = try s.app.staffToken(.florist)
+        let sku = try #require(s.skus["A1"])
+        #expect(try s.app.send("GET", "/api/v1/admin/products/\(s.product)", token: florist).status == 200)
+        let refused = try s.app.send("PATCH", "/api/v1/admin/skus/\(sku)", json: ["stock": 0], token: florist)
+        #expect(refused.status == 403 && refused.errorCode == "forbidden")
+        #expect(try s.app.shop.catalogAdmin.product(s.product).skus.first { $0.id == sku }?.stock == 5)
+    }
+
+    @Test func categoriesAreCreatedRenamedMovedAndDeletedAndTheTreeShowsIt() throws {
+        let s = try Self.seeded()
+        let app = s.app
+        let created = try app.send("POST", "/api/v1/admin/categories", json: ["name": "郁金相"], token: s.manager)
+        #expect(created.status == 201 && created.json["path"] as? String == "郁金相", "\(created.text)")
+        let id = try #require(created.json["id"] as? Int)
+        let tree = try app.send("GET", "/api/v1/categories")
+        #expect(tree.text.contains("郁金相"))
+        let bouquets = try app.shop.catalogAdmin.category(path: "花束").id.rawValue
+        let moved = try app.send("PATCH", "/api/v1/admin/categories/\(id)", json: ["name": "郁金香", "parent_id": bouquets], token: s.manager)
+        #expect(moved.status == 200 && moved.json["path"] as? String == "花束/郁金香", "\(moved.text)")
+        let renamedTree = try app.send("GET", "/api/v1/categories")
+        #expect(renamedTree.text.contains("郁金香") && !renamedTree.text.contains("郁金相"))
+        let top = try app.send("PATCH", "/api/v1/admin/categories/\(id)", json: ["parent_id": NSNull()], token: s.manager)
+        #expect(top.status == 200 && top.json["path"] as? String == "郁金香" && top.json["parent_id"] is NSNull, "\(top.text)")
+        #expect(try app.send("DELETE", "/api/v1/admin/categories/\(id)", token: s.manager).status == 204)
+        #expect(!(try app.send("GET", "/api/v1/categories").text.contains("郁金香")))
+        let listed = try app.send("GET", "/api/v1/admin/categories", token: s.manager)
+        #expect((listed.json["items"] as? [[String: Any]])?.compactMap { $0["path"] as? String }.sorted() == ["花束", "花束/玫瑰"])
+    }
+}
