@@ -383,7 +383,7 @@ struct OrderAPITests {
         let number = try #require(order["number"] as? String)
         app.clock.advance(by: 60)
         #expect(try app.orderPaid(id))
-        _ = try app.shop.orders.ship(number: number, carrier: "顺丰", trackingNumber: "SF100")
+        _ = try app.shop.orders.ship(number: number, carrier: "顺丰", trackingNumber: "SF100", by: .commandLine(user: "test"))
         let shipped = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token).json
         #expect(shipped["status"] as? String == "shipped")
         let shipment = try #require(shipped["shipment"] as? [String: Any])
