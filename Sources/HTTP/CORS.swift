@@ -10,6 +10,8 @@ public struct CORSPolicy: Sendable, Equatable {
     public let allowedHeaders: [String]
     /// How long a browser may reuse a preflight answer.
     public let maxAgeSeconds: Int
+    /// Paths under these prefixes never answer CORS, whatever `origins` says (the operators' desk).
+    public let closedPrefixes: [String]
 
     /// Nobody from another origin.
     public static let none = CORSPolicy(origins: [])
@@ -20,14 +22,20 @@ public struct CORSPolicy: Sendable, Equatable {
 
     /// `origins`: `scheme://host[:port]` each, or `*` for any (written out on purpose, never implied).
     public init(origins: [String], exposedHeaders: [String] = defaultExposedHeaders,
-                allowedHeaders: [String] = defaultAllowedHeaders, maxAgeSeconds: Int = 600) {
+                allowedHeaders: [String] = defaultAllowedHeaders, maxAgeSeconds: Int = 600, closedPrefixes: [String] = []) {
         self.origins = Set(origins.map { $0.lowercased() })
+        self.closedPrefixes = closedPrefixes
         self.exposedHeaders = exposedHeaders
         self.allowedHeaders = allowedHeaders
         self.maxAgeSeconds = maxAgeSeconds
     }
 
     public var isEnabled: Bool { !origins.isEmpty }
+
+    /// Whether `path` is under one of `closedPrefixes`.
+    func isClosed(_ path: String) -> Bool {
+        closedPrefixes.contains { path.hasPrefix($0) }
+    }
 
     /// `*` was configured: every origin is answered `Access-Control-Allow-Origin: *`.
     var allowsAnyOrigin: Bool { origins.contains("*") }
@@ -57,7 +65,7 @@ public struct CORSMiddleware: Middleware {
     }
 
     public func respond(to request: Request, context: Context, next: Responder) throws -> Response {
-        guard policy.isEnabled else { return try next(request, context) }
+        guard policy.isEnabled, !policy.isClosed(request.path) else { return try next(request, context) }
         let allowOrigin = policy.allowOrigin(for: request.headers["Origin"])
         if let allowOrigin, request.method == "OPTIONS", request.headers["Access-Control-Request-Method"] != nil {
             let methods = router.allowedMethods(for: request.path, reportingTo: context)

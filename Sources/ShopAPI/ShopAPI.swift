@@ -71,6 +71,11 @@ public struct ShopAPI: Sendable {
         PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
         ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)
+        // The operators' desk: staff tokens only, each route's permission from `AdminPermissions`.
+        let admin = AdminRoutes(api, staff: shop.staff)
+        AdminAuthController(staff: shop.staff).register(public: api, admin: admin)
+        AdminStaffController(staff: shop.staff).register(admin)
+        AdminAuditController(audit: shop.audit, timeZone: shop.config.app.timeZone).register(admin)
         // Development-only routes: absent in production, and in development only for requests
         // straight from this machine (not through a proxy, which makes everyone local).
         var developmentOnly: [any Middleware] = []
@@ -80,9 +85,10 @@ public struct ShopAPI: Sendable {
         }
         let router = Router(routes)
         self.router = router
-        // CORS sits outside the error mapping, so error answers carry its headers too, and inside
+        // CORS sits outside the error mapping (and never opens the operators' desk to other origins), so error answers carry its headers too, and inside
         // the metrics, so a preflight it answers is counted.
-        let cors = CORSMiddleware(policy: CORSPolicy(origins: shop.config.server.corsOrigins), router: router)
+        let cors = CORSMiddleware(policy: CORSPolicy(origins: shop.config.server.corsOrigins,
+                                                     closedPrefixes: ["\(Self.prefix)/admin", "/admin"]), router: router)
         self.responder = ([requestID, counting] + developmentOnly + [cors, errors]).wrapping { request, context in
             try router.respond(to: request, context: context)
         }

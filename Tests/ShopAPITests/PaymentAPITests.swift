@@ -507,6 +507,7 @@ struct PaymentSimulateCommandTests {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SHOP_") }
         environment.merge(TestDatabase.environment(for: database)) { $1 }
         environment["SHOP_PAYMENTS_MOCKPAY_SECRET"] = PaymentKeys.mockpaySecret
+        environment["SHOP_AUTH_PEPPER"] = TestShop.pepper  // passwords the command sets verify in the test shop
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output

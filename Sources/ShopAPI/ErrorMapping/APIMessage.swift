@@ -32,6 +32,8 @@ enum APIMessage: String, ErrorMessage {
     case contentBlocked
     // Pictures
     case imageRequired, tooManyPixels, notAnImage, tooManyUploads
+    // Staff and the operators' desk
+    case forbidden, staffInvalidCredentials, usernameTaken, staffNotFound, lastOwner
     // The database, files
     case databaseUnreachable, databaseBusy, fileNotFound, documentNotDeployed
 
@@ -190,6 +192,17 @@ enum APIMessage: String, ErrorMessage {
         case .contentBlocked:
             (.unprocessableEntity, "content_blocked", "内容含有不允许发布的词语，请修改后再发。",
              "The text contains words that may not be posted here; change it and try again.")
+
+        case .forbidden:
+            (.forbidden, "forbidden", "你的角色不能做这件事。", "Your role may not do this.")
+        case .staffInvalidCredentials:
+            (.unauthorized, "invalid_credentials", "用户名或密码错误。", "Wrong username or password.")
+        case .usernameTaken:
+            (.conflict, "username_taken", "用户名 {username} 已被使用。", "The username {username} is taken.")
+        case .staffNotFound:
+            (.notFound, "not_found", "没有用户名为 {username} 的员工。", "No staff member is named {username}.")
+        case .lastOwner:
+            (.conflict, "last_owner", "店里至少要有一位启用的店主。", "The shop must keep at least one enabled owner.")
 
         case .databaseUnreachable:
             (.serviceUnavailable, "database_unavailable", "暂时连不上数据库，请稍后再试。",

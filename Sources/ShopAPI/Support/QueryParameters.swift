@@ -18,6 +18,13 @@ extension Request {
         return value
     }
 
+    /// An optional `YYYY-MM-DD` query parameter; anything else is a 400 naming it.
+    func queryDay(_ name: String) throws -> CalendarDay? {
+        guard let text = query[name], !text.isEmpty else { return nil }
+        guard let day = CalendarDay(text) else { throw ValidationError(name, .date) }
+        return day
+    }
+
     /// `?page=&per_page=` (defaults 1 and 20; per_page 1..100).
     func pageRequest() throws -> PageRequest {
         try PageRequest(page: Int(try queryInt("page") ?? 1), perPage: Int(try queryInt("per_page") ?? 20))

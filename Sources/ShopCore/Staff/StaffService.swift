@@ -100,7 +100,7 @@ public struct StaffService: Sendable {
     public func login(username rawUsername: String, password: String, clientIP: String) throws -> StaffSession {
         let username = rawUsername.lowercased()
         guard Self.usernameLength.contains(username.count), Self.passwordLength.contains(password.unicodeScalars.count) else {
-            throw AccountError.invalidCredentials
+            throw StaffError.invalidCredentials
         }
         let now = clock.unixNow
         let stored: (member: StaffMember, hash: String)? = try pool.write { db in
@@ -119,7 +119,7 @@ public struct StaffService: Sendable {
         }
         guard let stored, credentials.verify(staffPassword: password, encoded: stored.hash), !stored.member.isDisabled else {
             if stored == nil { _ = credentials.verify(staffPassword: password, encoded: dummyHash) }
-            throw AccountError.invalidCredentials
+            throw StaffError.invalidCredentials
         }
         let token = random.token(byteCount: 32)
         let expiresAt = now + Int64(lifetimeHours) * 3_600

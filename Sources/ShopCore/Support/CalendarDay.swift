@@ -50,6 +50,14 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
         return CalendarDay(shifted, in: .gmt)
     }
 
+    /// The unix time this day starts at in `zone`.
+    public func start(in zone: TimeZone) -> Int64 {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date(timeIntervalSince1970: 0)
+        return Int64(date.timeIntervalSince1970)
+    }
+
     /// Days since 1970-01-01 (proleptic Gregorian): the arithmetic needs no calendar or zone.
     var dayNumber: Int {
         // Howard Hinnant's days_from_civil

@@ -23,9 +23,28 @@ enum ChineseHelp {
         "coupons disable": "停用优惠券（已使用的订单保留优惠）",
         "authors grant": "把该手机号的用户设为专栏作家",
         "authors revoke": "取消该手机号用户的专栏作家身份",
+        "staff add": "新建员工账号（owner、manager、florist 或 service）并打印密码",
+        "staff list": "列出员工账号和角色",
+        "staff disable": "停用员工账号：其登录立即失效",
+        "staff enable": "重新启用员工账号",
+        "staff role": "修改员工的角色",
+        "staff password": "为员工设置新密码（所有登录随之失效）",
     ]
 
     static let usages: [String: String] = [
+        "staff add": """
+            用法：shop staff add 用户名 --role owner|manager|florist|service [--password-stdin] [--config PATH]
+
+            用户名：3 到 32 位小写字母、数字、.、- 或 _，以字母开头。打印一个一次性密码（20 位）交给员工；
+            加 --password-stdin 时改用标准输入的第一行作为密码（10 到 128 个字符）。员工在 /admin 登录。
+            角色：owner（全部，包括员工账号）、manager（商品、订单、退款、售后、优惠券、内容管理、报表）、
+            florist（订单和配送）、service（订单、取消和退款、售后、买家、内容管理）。
+            """,
+        "staff password": """
+            用法：shop staff password 用户名 [--password-stdin] [--config PATH]
+
+            打印新的一次性密码（加 --password-stdin 时用标准输入的第一行），该员工的所有登录随之失效。
+            """,
         "serve": """
             用法：shop serve [--port N] [--env development|production] [--config PATH]
 

@@ -34,6 +34,8 @@ enum CommandLineTool {
         RefundsListCommand(), RefundsRetryCommand(),
         CouponsCreateCommand(), CouponsListCommand(), CouponsDisableCommand(),
         AuthorsCommand(grant: true), AuthorsCommand(grant: false),
+        StaffCommand(verb: .add), StaffCommand(verb: .list), StaffCommand(verb: .disable), StaffCommand(verb: .enable),
+        StaffCommand(verb: .role), StaffCommand(verb: .password),
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

@@ -1,0 +1,35 @@
+import HTTP
+import ShopCore
+
+/// THE table of the operators' desk: every admin route (method and pattern under `/api/v1`) and
+/// the one permission it needs. `AdminRoutes` refuses to register a route missing here, and
+/// `AdminPermissionTableTests` walks every entry with every role, so what a role may do is read
+/// here and nowhere else. Routes every signed-in staff member may use (sign out, who am I) need
+/// `nil`.
+enum AdminPermissions {
+    static let table: [String: StaffPermission?] = [
+        // MARK: staff sign-in and accounts (AdminAuthController, AdminStaffController)
+        "POST /admin/auth/logout": nil,
+        "GET /admin/me": nil,
+        "GET /admin/staff": .staff,
+        "POST /admin/staff": .staff,
+        "PATCH /admin/staff/:username": .staff,
+
+        // MARK: audit (AdminAuditController)
+        "GET /admin/audit": .audit,
+
+        // MARK: catalogue and coupons
+
+        // MARK: orders
+
+        // MARK: buyers, moderation and reports
+
+        // MARK: after-sale, delivery and search (issues 31, 32, 34)
+    ]
+
+    /// The permission `method pattern` needs: `.some(nil)` for any signed-in staff member, nil when
+    /// the route is not in the table at all.
+    static func permission(_ method: HTTPMethod, _ pattern: String) -> StaffPermission?? {
+        table["\(method.rawValue) \(pattern)"]
+    }
+}
