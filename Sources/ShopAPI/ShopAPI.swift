@@ -76,6 +76,8 @@ public struct ShopAPI: Sendable {
         AdminAuthController(staff: shop.staff).register(public: api, admin: admin)
         AdminStaffController(staff: shop.staff).register(admin)
         AdminAuditController(audit: shop.audit, timeZone: shop.config.app.timeZone).register(admin)
+        AdminOrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger,
+                             refunds: offloadTargets[.payments]?.bulkhead).register(admin)
         // Development-only routes: absent in production, and in development only for requests
         // straight from this machine (not through a proxy, which makes everyone local).
         var developmentOnly: [any Middleware] = []

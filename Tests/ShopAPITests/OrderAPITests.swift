@@ -355,7 +355,8 @@ struct OrderAPITests {
 
         let order = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token).json
         #expect(Set(order.keys) == ["id", "number", "status", "items", "total_cents", "address", "note", "created_at",
-                                    "pay_deadline", "paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment", "refund",
+                                    "pay_deadline", "paid_at", "shipped_at", "delivered_at", "delivery_photo_url", "completed_at",
+                                    "cancelled_at", "shipment", "refund",
                                     "discount_cents", "coupon",
                                     "delivery_date", "delivery_slot", "card_message", "card_signature"])
         let items = try #require(order["items"] as? [[String: Any]])
@@ -374,7 +375,7 @@ struct OrderAPITests {
         #expect(order["note"] as? String == "生日快乐")
         #expect(order["created_at"] as? String == "2026-11-30T08:00:00Z")
         #expect(order["pay_deadline"] as? String == "2026-11-30T08:30:00Z")
-        for key in ["paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment", "refund"] {
+        for key in ["paid_at", "shipped_at", "delivered_at", "delivery_photo_url", "completed_at", "cancelled_at", "shipment", "refund"] {
             #expect(order[key] is NSNull, "\(key) should be an explicit null")
         }
         #expect(order["id"] is NSNumber)

@@ -20,7 +20,14 @@ enum AdminPermissions {
 
         // MARK: catalogue and coupons
 
-        // MARK: orders
+        // MARK: orders (AdminOrderController)
+        "GET /admin/orders": .ordersRead,
+        "GET /admin/orders/:number": .ordersRead,
+        "POST /admin/orders/:number/ship": .ordersFulfil,
+        "POST /admin/orders/:number/deliver": .ordersFulfil,
+        "POST /admin/orders/:number/cancel": .ordersRefund,
+        "POST /admin/orders/:number/refund": .ordersRefund,
+        "POST /admin/orders/:number/notes": .ordersNote,
 
         // MARK: buyers, moderation and reports
 

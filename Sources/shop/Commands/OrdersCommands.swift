@@ -249,7 +249,7 @@ struct OrdersShipCommand: Command {
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let number = arguments.positionals[0]
         let order = try OrderDeskCLI.failing(number, action: LocalizedText(zh: "发货", en: "shipped")) {
-            try shop.orders.ship(number: number, carrier: carrier, trackingNumber: tracking, by: OrderDeskCLI.actor)
+            try shop.orders.ship(number: number, carrier: carrier, trackingNumber: tracking, by: Operator.actor)
         }
         if let shipment = order.shipment {
             print(say(zh: "订单 \(order.number) 已发货：\(shipment.carrier) \(shipment.trackingNumber)",

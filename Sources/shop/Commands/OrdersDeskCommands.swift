@@ -2,36 +2,13 @@ import Foundation
 import Localization
 import ShopCore
 
-/// What the desk's commands share: who acts (the audit log's `cli:<user>`), how they print an
-/// order, and the messages of the order errors they meet.
+/// What the desk's order commands share: how they print an order or a refund, and the messages
+/// of the order errors they meet. They act as `Operator.actor` (`cli:<user>` in the audit log).
 enum OrderDeskCLI {
-    /// The operator at this terminal: `$USER`, else `operator`.
-    static var actor: StaffActor {
-        let user = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "operator"
-        return .commandLine(user: user)
-    }
-
-    enum Format: String { case table, csv, json }
-
-    static func format(_ arguments: Arguments) throws -> Format {
-        guard let format = Format(rawValue: arguments.option("format") ?? "table") else {
-            throw UsageError(description: say(zh: "--format 必须是 table、csv 或 json", en: "--format must be table, csv or json"))
-        }
-        return format
-    }
-
-    /// Prints `fields` (name, value) as a two-column table, one CSV record with a header, or one JSON object.
-    static func print(_ fields: [(String, String)], _ format: Format) throws {
-        switch format {
-        case .table:
-            Swift.print(Table.render(header: ["FIELD", "VALUE"], rows: fields.map { [$0.0, $0.1] }))
-        case .csv:
-            Swift.print(CSV.render(header: fields.map(\.0), rows: [fields.map(\.1)]), terminator: "")
-        case .json:
-            let object = Dictionary(fields, uniquingKeysWith: { $1 })
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            Swift.print(String(decoding: data, as: UTF8.self))
-        }
+    /// One record: a one-line table under its header, one CSV record, or a one-object JSON array.
+    static func print(_ fields: [(String, String)], _ format: OutputFormat) {
+        Swift.print(format.render(header: fields.map { $0.0.uppercased().replacingOccurrences(of: "_", with: " ") },
+                                  rows: [fields.map(\.1)]), terminator: "")
     }
 
     static func orderFields(_ order: Order) -> [(String, String)] {
@@ -77,18 +54,18 @@ struct OrdersCancelCommand: Command {
         guard let reason = arguments.option("reason") else {
             throw UsageError(description: say(zh: "需要 --reason", en: "--reason is required"))
         }
-        let format = try OrderDeskCLI.format(arguments)
+        let format = try OutputFormat(arguments.option("format"))
         let shop = try ShopEnvironment.openShop(try ShopEnvironment.config(arguments), logger: .silent)
         let number = arguments.positionals[0]
         var order = try OrderDeskCLI.failing(number, action: LocalizedText(zh: "取消", en: "cancelled")) {
-            try shop.orders.cancel(number: number, reason: reason, by: OrderDeskCLI.actor)
+            try shop.orders.cancel(number: number, reason: reason, by: Operator.actor)
         }
         if order.status == .refunding {
             // the refund goes out now; a provider that cannot take it is retried by `shop serve`'s sweeper
             try shop.payments.processRefunds(order: order.id)
             order = try shop.orders.order(number: number)
         }
-        try OrderDeskCLI.print(OrderDeskCLI.orderFields(order), format)
+        OrderDeskCLI.print(OrderDeskCLI.orderFields(order), format)
         return 0
     }
 }
@@ -116,15 +93,15 @@ struct OrdersRefundCommand: Command {
             throw UsageError(description: say(zh: "--amount 必须是大于 0、最多两位小数的元金额，如 20 或 19.90",
                                               en: "--amount must be an amount of yuan above 0 with at most 2 decimals, e.g. 20 or 19.90"))
         }
-        let format = try OrderDeskCLI.format(arguments)
+        let format = try OutputFormat(arguments.option("format"))
         let shop = try ShopEnvironment.openShop(try ShopEnvironment.config(arguments), logger: .silent)
         let number = arguments.positionals[0]
         let opened = try OrderDeskCLI.failing(number, action: LocalizedText(zh: "退款", en: "refunded")) {
-            try shop.orders.refund(number: number, amountCents: cents, reason: reason, by: OrderDeskCLI.actor)
+            try shop.orders.refund(number: number, amountCents: cents, reason: reason, by: Operator.actor)
         }
         try shop.payments.processRefunds(order: opened.orderID)
         let refund = try shop.payments.refunds(order: opened.orderID).first { $0.number == opened.number } ?? opened
-        try OrderDeskCLI.print([("refund", refund.number), ("order", refund.orderNumber), ("provider", refund.provider.rawValue),
+        OrderDeskCLI.print([("refund", refund.number), ("order", refund.orderNumber), ("provider", refund.provider.rawValue),
                                 ("amount", Money.yuan(fromCents: refund.amountCents)), ("status", refund.status.rawValue),
                                 ("last_error", refund.lastError ?? "")], format)
         return 0
@@ -145,13 +122,13 @@ struct OrdersDeliverCommand: Command {
 
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config", "photo-url", "format"], positionals: 1)
-        let format = try OrderDeskCLI.format(arguments)
+        let format = try OutputFormat(arguments.option("format"))
         let shop = try ShopEnvironment.openShop(try ShopEnvironment.config(arguments), logger: .silent)
         let number = arguments.positionals[0]
         let order = try OrderDeskCLI.failing(number, action: LocalizedText(zh: "登记送达", en: "delivered")) {
-            try shop.orders.deliver(number: number, photoURL: arguments.option("photo-url"), by: OrderDeskCLI.actor)
+            try shop.orders.deliver(number: number, photoURL: arguments.option("photo-url"), by: Operator.actor)
         }
-        try OrderDeskCLI.print(OrderDeskCLI.orderFields(order), format)
+        OrderDeskCLI.print(OrderDeskCLI.orderFields(order), format)
         return 0
     }
 }
