@@ -87,9 +87,11 @@ extension OrderService {
         let reason = try Self.reason(reason)
         let now = clock.unixNow
         return try pool.write { db in
-            // one refund of an order at a time: the sum checked is the sum written (PostgreSQL; SQLite has one writer)
-            try db.serialize(on: "order-refund:\(number)")
-            guard let order = try orders.find(number: number, db) else { throw OrderError.notFound }
+            guard let found = try orders.find(number: number, db) else { throw OrderError.notFound }
+            // one writer of an order's refunds at a time (a cancel's too): the sum checked is the sum
+            // written, and the status is read again once the lock is held
+            try db.serialize(on: RefundStore.lockKey(found.id))
+            guard let order = try orders.find(found.id, db) else { throw OrderError.notFound }
             guard order.status.isPaidAndKept else { throw OrderError.stateConflict(current: order.status, action: .refund) }
             guard let payment = try refunds.paidPayment(of: order.id, db) else { throw OrderError.refundExceedsPaid(availableCents: 0) }
             let before = try refunds.refundedOrOnTheirWay(payment: payment.id, db)

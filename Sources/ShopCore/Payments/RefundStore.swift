@@ -61,6 +61,10 @@ struct RefundStore {
             """)
     }
 
+    /// The lock every writer of an order's refunds takes (PostgreSQL; SQLite has one writer), so
+    /// a cancel's refund of what is left and a shop refund never both count the same money as left.
+    static func lockKey(_ order: OrderID) -> String { "order-refunds:\(order.rawValue)" }
+
     /// Opens a shop refund of `amountCents` of one payment and answers its number: the order's,
     /// the payment's and the refund's place among the payment's refunds (`R<order>-<payment>-2`),
     /// sent on every try so the provider refunds it once. The caller checked the amount.
@@ -98,6 +102,7 @@ struct RefundStore {
 
     /// Opens the refund of the payment that paid `order`.
     func openForPaidOrder(_ order: OrderID, at now: Int64, _ db: any SQLConnection) throws {
+        try db.serialize(on: Self.lockKey(order))
         guard let payment = try paidPayment(of: order, db) else { return }
         try open(payment: payment.id, at: now, db)
     }

@@ -133,6 +133,29 @@ struct OrderDeskTests {
         #expect(audit[1].after?.contains(#""cancel_reason":"花店缺货""#) == true)
     }
 
+    @Test func racingRefundsAndACancelNeverGiveBackMoreThanWasPaid() throws {
+        let g = try GatewayScenario()
+        let order = try g.paidOrder(.alipay)
+        let outcomes = Outcomes<String>()
+        let shop = g.s.shop
+        race(6) { index in
+            do {
+                if index == 0 {
+                    _ = try shop.orders.cancel(number: order.number, reason: "缺货", by: Self.florist)
+                } else {
+                    _ = try shop.orders.refund(number: order.number, amountCents: 5_000, reason: "第\(index)次", by: Self.florist)
+                }
+                outcomes.record("ok")
+            } catch {
+                outcomes.record("refused")
+            }
+        }
+        let refunds = try g.s.payments.refunds(order: order.id)
+        #expect(refunds.reduce(0) { $0 + $1.amountCents } <= 12_900, "\(refunds.map(\.amountCents))")
+        #expect(try g.s.order(order.id).status == .refunding, "the cancel always wins or follows the refunds")
+        #expect(refunds.reduce(0) { $0 + $1.amountCents } == 12_900, "the cancel refunds whatever the parts left")
+    }
+
     @Test func cancellingAnUnpaidOrderGivesTheStockBackAndAShippedOneConflicts() throws {
         let g = try GatewayScenario()
         let unpaid = try g.s.placeOrder(quantity: 3)
