@@ -111,8 +111,8 @@ class Shop:
         finally:
             db.close()
 
-    def cli(self, *args, check=True):
-        return subprocess.run([SHOP, *args], cwd=ROOT, env=self.env, check=check, capture_output=True, text=True)
+    def cli(self, *args, check=True, input=None):
+        return subprocess.run([SHOP, *args], cwd=ROOT, env=self.env, check=check, capture_output=True, text=True, input=input)
 
     def start(self, timeout=20):
         self.process = subprocess.Popen([SHOP, "serve"], cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)

@@ -62,8 +62,7 @@ struct AdminAuditController {
 
     /// `?staff=USERNAME&target=order:…&from=YYYY-MM-DD&to=YYYY-MM-DD` (days in `app.timezone`, `to` included).
     func list(_ request: Request, _ context: Context) throws -> Response {
-        var filter = AuditFilter(staff: request.query["staff"].flatMap { $0.isEmpty ? nil : $0 },
-                                 target: request.query["target"].flatMap { $0.isEmpty ? nil : $0 })
+        var filter = AuditFilter(staff: try request.queryText("staff", max: 64), target: try request.queryText("target", max: 200))
         if let from = try request.queryDay("from") { filter.from = from.start(in: timeZone) }
         if let to = try request.queryDay("to") { filter.to = to.adding(days: 1).start(in: timeZone) }
         let page = try audit.entries(filter, page: try request.pageRequest())

@@ -18,9 +18,16 @@ extension Request {
         return value
     }
 
-    /// An optional `YYYY-MM-DD` query parameter; anything else is a 400 naming it.
-    func queryDay(_ name: String) throws -> CalendarDay? {
+    /// An optional free-text query parameter of at most `max` characters (empty: absent); longer is a 400 naming it.
+    func queryText(_ name: String, max: Int) throws -> String? {
         guard let text = query[name], !text.isEmpty else { return nil }
+        guard text.count <= max else { throw ValidationError.tooLong(name, max: max) }
+        return text
+    }
+
+    /// An optional `YYYY-MM-DD` query parameter; anything else (an empty value too) is a 400 naming it.
+    func queryDay(_ name: String) throws -> CalendarDay? {
+        guard let text = query[name] else { return nil }
         guard let day = CalendarDay(text) else { throw ValidationError(name, .date) }
         return day
     }

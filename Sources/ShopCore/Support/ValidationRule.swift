@@ -79,7 +79,7 @@ extension [String: LocalizedText] {
 
 extension ValidationError {
     /// Longer than `max` characters.
-    static func tooLong(_ field: String, max: Int) -> ValidationError {
+    public static func tooLong(_ field: String, max: Int) -> ValidationError {
         ValidationError(field, .tooLong, ["max": .verbatim(String(max))])
     }
 

@@ -171,7 +171,9 @@ struct AdminAuthAPITests {
             #expect(try app.send("GET", "/api/v1/admin/audit", token: token).status == status, "\(role)")
         }
         let owner = try app.staffToken(.owner, username: "second-owner")
-        let bad = try app.send("GET", "/api/v1/admin/audit", query: ["from": "2026-13-01"], token: owner)
-        #expect(bad.status == 400 && bad.errorCode == "validation_failed")
+        for query in [["from": "2026-13-01"], ["to": ""], ["target": String(repeating: "x", count: 201)], ["staff": String(repeating: "x", count: 65)]] {
+            let bad = try app.send("GET", "/api/v1/admin/audit", query: query, token: owner)
+            #expect(bad.status == 400 && bad.errorCode == "validation_failed", "\(query.keys)")
+        }
     }
 }
