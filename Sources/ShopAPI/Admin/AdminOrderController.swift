@@ -48,7 +48,7 @@ struct AdminOrderController {
     /// `?status=&delivery_date=&q=&from=&to=&page=&per_page=`: every buyer's orders, newest first.
     func list(_ request: Request, _ context: Context) throws -> Response {
         let filter = OrderFilter(status: try request.queryEnum("status", OrderStatus.self),
-                                 deliveryDate: try request.queryDay("delivery_date"), query: request.query["q"],
+                                 deliveryDate: try request.queryDay("delivery_date"), query: try request.queryText("q", max: OrderFilter.maxQueryLength),
                                  from: try request.queryDay("from"), to: try request.queryDay("to"))
         return try .json(PageResponse(try orders.search(filter, page: try request.pageRequest()), OrderResponse.init))
     }
