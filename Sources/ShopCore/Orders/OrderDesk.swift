@@ -10,16 +10,13 @@ extension OrderService {
     public static let maxReasonLength = 200
     public static let maxDeskNoteLength = 500
 
-    /// A page of every buyer's orders matching `filter`, newest first.
+    /// A page of every buyer's orders matching `filter`, newest first (`to` before `from`: none).
     public func search(_ filter: OrderFilter, page: PageRequest) throws -> Page<Order> {
         var filter = filter
         if let query = filter.query?.trimmingCharacters(in: .whitespaces) {
             try Validate.length(query, 0...OrderFilter.maxQueryLength, field: "q")
             try Validate.printable(query, field: "q")
             filter.query = query.isEmpty ? nil : query
-        }
-        if let from = filter.from, let to = filter.to, to < from {
-            throw ValidationError("from", .notAbove, ["other": ValidationRule.name(of: "to")])
         }
         let start = filter.from.map { startOfDay($0) }
         let end = filter.to.map { startOfDay($0.adding(days: 1)) }

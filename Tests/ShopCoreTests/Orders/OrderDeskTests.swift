@@ -208,7 +208,7 @@ struct OrderDeskTests {
         let today = CalendarDay(g.s.test.clock.now, in: TimeZone(identifier: "Asia/Shanghai")!)
         #expect(try orders.search(OrderFilter(from: today, to: today), page: page).total == 2)
         #expect(try orders.search(OrderFilter(from: today.adding(days: 1)), page: page).total == 0)
-        #expect(throws: ValidationError.self) { try orders.search(OrderFilter(from: today, to: today.adding(days: -1)), page: page) }
+        #expect(try orders.search(OrderFilter(from: today, to: today.adding(days: -1)), page: page).total == 0)
     }
 
     @Test func notesAreCheckedKeptInOrderWithTheirAuthorAndAudited() throws {
