@@ -23,7 +23,7 @@ public struct OrderFilter: Sendable, Equatable {
 }
 
 /// One payment attempt of an order, as the desk shows it.
-public struct OrderPayment: Sendable, Equatable, Encodable {
+public struct OrderPayment: Sendable, Equatable {
     public let id: PaymentID
     public let provider: PaymentProvider
     public let amountCents: Int64
@@ -32,7 +32,7 @@ public struct OrderPayment: Sendable, Equatable, Encodable {
 }
 
 /// An operator's note on an order: who wrote it (a staff username or `cli:<user>`) and when.
-public struct OrderNote: Sendable, Equatable, Encodable {
+public struct OrderNote: Sendable, Equatable {
     public let id: Int64
     public let author: String
     public let text: String
