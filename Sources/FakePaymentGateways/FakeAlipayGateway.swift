@@ -32,6 +32,8 @@ public final class FakeAlipayGateway: Sendable {
         var counter = 0
         /// Refunds made, by `out_request_no`: the order number.
         var refunds: [String: String] = [:]
+        /// Their amounts in cents, by `out_request_no` (none for one recorded by hand).
+        var refundCents: [String: Int64] = [:]
     }
 
     /// The merchant's public key (checks the shop's requests) and Alipay's private key (signs answers).
@@ -185,8 +187,15 @@ public final class FakeAlipayGateway: Sendable {
             guard let trade = state.trades[number], let tradeNo = trade.tradeNo else {
                 return (["sub_code": "ACQ.TRADE_STATUS_ERROR", "sub_msg": "交易状态不合法"], false)
             }
-            guard amount == trade.totalAmount else { return (["sub_code": "ACQ.REFUND_AMT_NOT_EQUAL_TOTAL", "sub_msg": "退款金额超限"], false) }
             let fresh = state.refunds[requestNo] == nil
+            if fresh {
+                // a trade is refunded in parts, each its own out_request_no, up to its total
+                let before = state.refunds.filter { $0.value == number }.keys.reduce(Int64(0)) { $0 + (state.refundCents[$1] ?? 0) }
+                guard let cents = Self.cents(amount), let total = Self.cents(trade.totalAmount), cents > 0, before + cents <= total else {
+                    return (["sub_code": "ACQ.REFUND_AMT_NOT_EQUAL_TOTAL", "sub_msg": "退款金额超限"], false)
+                }
+                state.refundCents[requestNo] = cents
+            }
             state.refunds[requestNo] = number
             return (["out_trade_no": number, "trade_no": tradeNo, "refund_fee": amount, "fund_change": fresh ? "Y" : "N"], true)
         }
@@ -194,6 +203,16 @@ public final class FakeAlipayGateway: Sendable {
             return answer(name, ["code": "40004", "msg": "Business Failed"].merging(outcome.fields) { $1 }, signed: true)
         }
         return answer(name, ["code": "10000", "msg": "Success"].merging(outcome.fields) { $1 }, signed: true)
+    }
+
+    /// Yuan with up to two decimals (`12.9`, `12.90`) in cents; nil for anything else.
+    static func cents(_ yuan: String) -> Int64? {
+        let parts = yuan.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let whole = Int64(parts[0]) else { return nil }
+        guard parts.count == 2 else { return whole * 100 }
+        let fraction = String(parts[1])
+        guard (1...2).contains(fraction.count), fraction.allSatisfy(\.isASCII), let digits = Int64(fraction) else { return nil }
+        return whole * 100 + (fraction.count == 1 ? digits * 10 : digits)
     }
 
     /// The merchant's signature over every non-empty parameter but `sign`, sorted, not encoded.

@@ -175,10 +175,13 @@ public final class FakeWechatPayGateway: Sendable {
             guard let trade = state.trades[number], trade.transactionID != nil else {
                 return ["result_code": "FAIL", "err_code": "TRADE_STATE_ERROR", "err_code_des": "订单状态错误"]
             }
-            guard refundFee <= trade.totalFee, fields["total_fee"] == String(trade.totalFee) else {
+            // a trade is refunded in parts, each its own out_refund_no, up to its total; total_fee is always the whole
+            let before = state.refunds.values.filter { $0.orderNumber == number }.reduce(Int64(0)) { $0 + $1.refundFee }
+            let fresh = state.refunds[refundNumber] == nil
+            guard refundFee > 0, !fresh || before + refundFee <= trade.totalFee, fields["total_fee"] == String(trade.totalFee) else {
                 return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "退款金额大于支付金额"]
             }
-            if state.refunds[refundNumber] == nil {
+            if fresh {
                 state.counter += 1
                 state.refunds[refundNumber] = Refund(orderNumber: number, refundID: String(format: "503000000%010d", state.counter),
                                                      refundFee: refundFee, notifyURL: fields["notify_url"] ?? trade.notifyURL,

@@ -85,6 +85,8 @@ public struct ShopAPI: Sendable {
         AdminReportController(reports: shop.reports, timezone: shop.config.app.timezone).register(admin)
         AdminCatalogController(admin: shop.catalogAdmin).register(admin)
         AdminCouponController(coupons: shop.coupons, clock: shop.clock).register(admin)
+        AdminOrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger,
+                             refunds: offloadTargets[.payments]?.bulkhead).register(admin)
         // Development-only routes: absent in production, and in development only for requests
         // straight from this machine (not through a proxy, which makes everyone local).
         var developmentOnly: [any Middleware] = []

@@ -363,8 +363,8 @@ struct OrderAPITests {
 
         let shown = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token)
         #expect(shown.keys == ["id", "number", "status", "items", "total_cents", "address", "note", "created_at",
-                                    "pay_deadline", "paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment", "refund",
-                                    "discount_cents", "coupon",
+                                    "pay_deadline", "paid_at", "shipped_at", "delivered_at", "delivery_photo_url", "completed_at",
+                                    "cancelled_at", "shipment", "refund", "discount_cents", "coupon",
                                     "delivery_date", "delivery_slot", "card_message", "card_signature"])
         // Decoding needs every `ExplicitNull` key present, so with the key set above the nils below are explicit nulls.
         let order = try shown.decode(OrderResponse.self)
@@ -382,14 +382,14 @@ struct OrderAPITests {
         #expect(order.payDeadline == rfc3339("2026-11-30T08:30:00Z"))
         #expect(order.paidAt == nil && order.shippedAt == nil && order.completedAt == nil && order.cancelledAt == nil)
         #expect(order.shipment == nil && order.refund == nil)
-        for key in ["paid_at", "shipped_at", "completed_at", "cancelled_at", "shipment", "refund"] {
+        for key in ["paid_at", "shipped_at", "delivered_at", "delivery_photo_url", "completed_at", "cancelled_at", "shipment", "refund"] {
             #expect(shown.text.contains("\"\(key)\":null"), "\(key) should be an explicit null")
         }
 
         let number = order.number
         app.clock.advance(by: 60)
         #expect(try app.orderPaid(id))
-        _ = try app.shop.orders.ship(number: number, carrier: "顺丰", trackingNumber: "SF100")
+        _ = try app.shop.orders.ship(number: number, carrier: "顺丰", trackingNumber: "SF100", by: .commandLine(user: "test"))
         let shippedAnswer = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token)
         let shipped = try shippedAnswer.decode(OrderResponse.self)
         #expect(shipped.status == .shipped)

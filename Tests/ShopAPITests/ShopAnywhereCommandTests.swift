@@ -248,7 +248,8 @@ struct ShopAnywhereCommandTests {
 enum CommandNames {
     static let all: [[String]] = [
         ["serve"], ["migrate"], ["seed", "demo"], ["db", "copy"], ["import", "catalog"], ["import", "articles"],
-        ["orders", "list"], ["orders", "show"], ["orders", "ship"], ["pay", "simulate"], ["payments", "reconcile"],
+        ["orders", "list"], ["orders", "show"], ["orders", "ship"], ["orders", "deliver"], ["orders", "cancel"], ["orders", "refund"],
+        ["pay", "simulate"], ["payments", "reconcile"],
         ["refunds", "list"], ["refunds", "retry"], ["coupons", "create"], ["coupons", "list"], ["coupons", "disable"],
         ["authors", "grant"], ["authors", "revoke"],
     ]

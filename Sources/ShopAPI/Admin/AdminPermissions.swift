@@ -32,7 +32,14 @@ enum AdminPermissions {
         "POST /admin/coupons": .coupons,
         "PATCH /admin/coupons/:code": .coupons,
 
-        // MARK: orders
+        // MARK: orders (AdminOrderController)
+        "GET /admin/orders": .ordersRead,
+        "GET /admin/orders/:number": .ordersRead,
+        "POST /admin/orders/:number/ship": .ordersFulfil,
+        "POST /admin/orders/:number/deliver": .ordersFulfil,
+        "POST /admin/orders/:number/cancel": .ordersRefund,
+        "POST /admin/orders/:number/refund": .ordersRefund,
+        "POST /admin/orders/:number/notes": .ordersNote,
 
         // MARK: buyers, moderation and reports
         "GET /admin/users": .usersRead,

@@ -29,6 +29,9 @@ struct OrderResponse: Codable {
     let payDeadline: Date
     @ExplicitNull var paidAt: Date?
     @ExplicitNull var shippedAt: Date?
+    @ExplicitNull var deliveredAt: Date?
+    /// The shop's photo of the flowers at the door (a `/media` path), once delivered with one.
+    @ExplicitNull var deliveryPhotoURL: String?
     @ExplicitNull var completedAt: Date?
     @ExplicitNull var cancelledAt: Date?
     @ExplicitNull var shipment: ShipmentBody?
@@ -62,6 +65,8 @@ struct OrderResponse: Codable {
         payDeadline = o.payDeadline
         paidAt = o.paidAt
         shippedAt = o.shippedAt
+        deliveredAt = o.deliveredAt
+        deliveryPhotoURL = o.deliveryPhotoURL
         completedAt = o.completedAt
         cancelledAt = o.cancelledAt
         shipment = o.shipment.map { ShipmentBody(carrier: $0.carrier, trackingNumber: $0.trackingNumber) }

@@ -18,6 +18,7 @@ enum APIMessage: String, ErrorMessage {
     case favoritesLimitExceeded
     // Orders
     case idempotencyKeyRequired, idempotencyKeyReused, orderNotFound, cartEmpty, tooManyUnpaidOrders, orderStateConflict
+    case refundExceedsPaid
     // Delivery
     case deliveryDateUnavailable, deliverySlotUnavailable, noDeliveryDay
     // Payments
@@ -106,6 +107,9 @@ enum APIMessage: String, ErrorMessage {
              "You already have {max} unpaid orders: pay or cancel one before placing another.")
         case .orderStateConflict:
             (.conflict, "order_state_conflict", "订单{status}，不能{action}。", "Cannot {action} an order that is {status}.")
+        case .refundExceedsPaid:
+            (.unprocessableEntity, "refund_exceeds_paid", "退款总额不能超过实付金额，最多还能退 {available} 元。",
+             "Refunds cannot add up to more than was paid: at most {available} yuan is left to refund.")
 
         case .deliveryDateUnavailable:
             (.unprocessableEntity, "delivery_unavailable", "这一天无法配送，最早可以在 {earliest} 送达。",

@@ -25,6 +25,8 @@ extension ErrorMapping {
             return HTTPError(.tooManyUnpaidOrders, ["max": .verbatim(String(max))])
         case .stateConflict(let current, let action):
             return HTTPError(.orderStateConflict, ["status": name(of: current), "action": name(of: action)])
+        case .refundExceedsPaid(let available):
+            return HTTPError(.refundExceedsPaid, ["available": .verbatim(Money.yuan(fromCents: available))], field: "amount_cents")
         }
     }
 
@@ -38,6 +40,8 @@ extension ErrorMapping {
         case .cancel: "取消"
         case .confirmReceipt: "确认收货"
         case .ship: "发货"
+        case .deliver: "登记送达"
+        case .refund: "退款"
         }
         return LocalizedText(zh: zh, en: action.rawValue)
     }

@@ -5,7 +5,7 @@ import { get, post, isDevelopment } from './api.js';
 import { h, replace, toast, busy, loadingBlock, emptyBlock, errorBlock, showError } from './dom.js';
 import { ui, isSignedIn } from './state.js';
 
-const STATUSES = ['', 'pending_payment', 'paid', 'shipped', 'completed', 'cancelled'];
+const STATUSES = ['', 'pending_payment', 'paid', 'shipped', 'delivered', 'completed', 'cancelled'];
 const PER_PAGE = 10;
 
 export function renderOrders(page) {
@@ -54,7 +54,7 @@ export function renderOrders(page) {
         actions.push(pay);
       }
     }
-    if (o.status === 'shipped') {
+    if (o.status === 'shipped' || o.status === 'delivered') {
       const confirm = h('button', { class: 'btn primary small', type: 'button', dataset: { action: 'confirm' } }, t('confirm_receipt'));
       confirm.addEventListener('click', () => busy(confirm, async () => {
         await post(`/orders/${o.id}/confirm-receipt`);
@@ -82,6 +82,7 @@ export function renderOrders(page) {
       o.note ? h('p', { class: 'muted small' }, '“' + o.note + '”') : null,
       o.coupon ? h('p', { class: 'small order-coupon' }, `${t('coupon_discount')} ${o.coupon.code} · ${o.coupon.description} -${money(o.discount_cents)}`) : null,
       o.shipment ? h('p', { class: 'small' }, t('shipment', { c: o.shipment.carrier, n: o.shipment.tracking_number })) : null,
+      o.delivery_photo_url ? h('img', { class: 'delivery-photo', src: o.delivery_photo_url, alt: t('status_delivered'), loading: 'lazy' }) : null,
       h('div', { class: 'order-foot' },
         h('span', { class: 'muted small' },
           o.status === 'pending_payment' && o.pay_deadline ? t('pay_before', { t: dateTime(o.pay_deadline) }) : `${t('created_at')} ${dateTime(o.created_at)}`),

@@ -20,6 +20,8 @@ public enum OrderError: Error, Equatable, Sendable {
     case tooManyUnpaidOrders(max: Int)
     /// The order is not in a status that allows this.
     case stateConflict(current: OrderStatus, action: OrderAction)
+    /// A shop refund would give back more than the order's payment: `availableCents` is what is left.
+    case refundExceedsPaid(availableCents: Int64)
 }
 
 /// What a buyer or an operator tried to do to an order.
@@ -27,4 +29,6 @@ public enum OrderAction: String, Sendable, CaseIterable {
     case cancel
     case confirmReceipt = "confirm receipt"
     case ship
+    case deliver
+    case refund
 }

@@ -12,7 +12,8 @@ struct OrderLifecycle {
     /// Moves the order to `status` from the status the state machine allows before it, stamping
     /// `stamp`; false when the order was not there (another request or the sweeper got there first).
     private func move(_ id: OrderID, to status: OrderStatus, stamp: OrderStore.Stamp?, at now: Int64, _ db: any SQLConnection) throws -> Bool {
-        guard let from = status.previous else { preconditionFailure("no order moves to \(status)") }
+        let from = status.previous
+        precondition(!from.isEmpty, "no order moves to \(status)")
         return try orders.transition(id, from: from, to: status, stamp: stamp, at: now, db)
     }
 
@@ -56,14 +57,21 @@ struct OrderLifecycle {
         try move(id, to: .refunded, stamp: nil, at: now, db)
     }
 
-    /// paid → shipped with a carrier and tracking number.
-    func ship(_ id: OrderID, carrier: String, trackingNumber: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
+    /// paid → shipped, with a carrier and tracking number or none (the shop's own courier).
+    func ship(_ id: OrderID, carrier: String?, trackingNumber: String?, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard try move(id, to: .shipped, stamp: .shippedAt, at: now, db) else { return false }
         try orders.setShipment(id, carrier: carrier, trackingNumber: trackingNumber, db)
         return true
     }
 
-    /// shipped → completed (the buyer confirmed, or the auto-complete delay passed).
+    /// shipped → delivered, with the photo taken at the door if any.
+    func deliver(_ id: OrderID, photoURL: String?, at now: Int64, _ db: any SQLConnection) throws -> Bool {
+        guard try move(id, to: .delivered, stamp: .deliveredAt, at: now, db) else { return false }
+        try orders.setDeliveryPhoto(id, photoURL, db)
+        return true
+    }
+
+    /// shipped or delivered → completed (the buyer confirmed, or the auto-complete delay passed).
     func complete(_ id: OrderID, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         try move(id, to: .completed, stamp: .completedAt, at: now, db)
     }

@@ -1,18 +1,20 @@
 import Foundation
 
-/// Where an order is in its life: `pending_payment → paid → shipped → completed`,
+/// Where an order is in its life: `pending_payment → paid → shipped → (delivered →) completed`,
 /// `pending_payment → cancelled`, or, cancelled after payment and before shipping,
-/// `paid → refunding → refunded`.
+/// `paid → refunding → refunded`. The buyer's confirmation and auto-complete complete a shipped
+/// order whether or not the shop recorded its delivery.
 public enum OrderStatus: String, Sendable, Codable, CaseIterable {
     case pendingPayment = "pending_payment"
-    case paid, shipped, completed, cancelled, refunding, refunded
+    case paid, shipped, delivered, completed, cancelled, refunding, refunded
 
     /// The statuses an order may move to from this one: the whole state machine, in one place.
     public var next: Set<OrderStatus> {
         switch self {
         case .pendingPayment: [.paid, .cancelled]
         case .paid: [.shipped, .refunding]
-        case .shipped: [.completed]
+        case .shipped: [.delivered, .completed]
+        case .delivered: [.completed]
         case .refunding: [.refunded]
         case .completed, .cancelled, .refunded: []
         }
@@ -21,10 +23,14 @@ public enum OrderStatus: String, Sendable, Codable, CaseIterable {
     /// Whether an order in this status may move to `status`.
     public func canMove(to status: OrderStatus) -> Bool { next.contains(status) }
 
-    /// The one status an order moves to this one from; nil for `pending_payment`, where orders start.
-    public var previous: OrderStatus? {
-        Self.allCases.first { $0.canMove(to: self) }
+    /// The statuses an order moves to this one from, in declaration order; empty for
+    /// `pending_payment`, where orders start.
+    public var previous: [OrderStatus] {
+        Self.allCases.filter { $0.canMove(to: self) }
     }
+
+    /// Paid, and the money not sent back by a cancel: what a shop refund may take part of.
+    public var isPaidAndKept: Bool { [.paid, .shipped, .delivered, .completed].contains(self) }
 }
 
 /// The address as it was at checkout.
@@ -72,6 +78,9 @@ public struct Order: Sendable, Equatable {
     public let payDeadline: Date
     public let paidAt: Date?
     public let shippedAt: Date?
+    /// When the shop recorded the flowers delivered, and its photo of them (a shop `/media` URL).
+    public let deliveredAt: Date?
+    public let deliveryPhotoURL: String?
     public let completedAt: Date?
     public let cancelledAt: Date?
     public let shipment: Shipment?

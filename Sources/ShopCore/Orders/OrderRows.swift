@@ -21,7 +21,9 @@ extension Order {
                                      postalCode: try row.decode("ship_postal_code")),
             note: try row.decode("note"),
             createdAt: try row.decode("created_at"), payDeadline: try row.decode("pay_deadline"),
-            paidAt: try row.decode("paid_at"), shippedAt: try row.decode("shipped_at"), completedAt: try row.decode("completed_at"),
+            paidAt: try row.decode("paid_at"), shippedAt: try row.decode("shipped_at"),
+            deliveredAt: try row.decode("delivered_at"), deliveryPhotoURL: try row.decode("delivery_photo_url"),
+            completedAt: try row.decode("completed_at"),
             cancelledAt: try row.decode("cancelled_at"), shipment: shipment, refund: refund,
             delivery: OrderDelivery(date: try row.decode("delivery_date"), slot: try row.decode("delivery_slot"),
                                     cardMessage: try row.decode("card_message"), cardSignature: try row.decode("card_signature")))

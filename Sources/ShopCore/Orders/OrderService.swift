@@ -14,11 +14,11 @@ public struct OrderService: Sendable {
     let delivery: DeliveryCalendar
     /// Refused codes per buyer and address: a checkout with a code is limited like a preview.
     let couponAttempts: CouponAttempts
-    private let orders = OrderStore()
+    let orders = OrderStore()
     private let stock = StockStore()
-    private let lifecycle = OrderLifecycle()
+    let lifecycle = OrderLifecycle()
     private let carts = CartStore()
-    private let refunds = RefundStore()
+    let refunds = RefundStore()
     private let addresses = AddressStore()
     private let coupons = CouponRedemption()
 
@@ -178,10 +178,10 @@ public struct OrderService: Sendable {
     }
 
     /// Operators: the florist's worklist for `day`, by slot, with the cards; `statuses` nil means the
-    /// orders to make (paid, shipped or completed), not those unpaid or cancelled.
+    /// orders to make (paid, shipped, delivered or completed), not those unpaid or cancelled.
     public func toDeliver(on day: CalendarDay, statuses: [OrderStatus]? = nil, limit: Int = 10_000) throws -> [Order] {
         try pool.read { db in
-            try orders.toDeliver(on: day, statuses: statuses ?? [.paid, .shipped, .completed], limit: limit, db)
+            try orders.toDeliver(on: day, statuses: statuses ?? [.paid, .shipped, .delivered, .completed], limit: limit, db)
         }
     }
 
@@ -211,23 +211,6 @@ public struct OrderService: Sendable {
     /// The buyer confirms a shipped order arrived.
     public func confirmReceipt(_ id: OrderID, for user: UserID) throws -> Order {
         try change(id, for: user, action: .confirmReceipt) { db, now in try lifecycle.complete(id, at: now, db) }
-    }
-
-    /// Operators: ships a paid order.
-    public func ship(number: String, carrier: String, trackingNumber: String) throws -> Order {
-        let carrier = carrier.trimmingCharacters(in: .whitespaces)
-        let tracking = trackingNumber.trimmingCharacters(in: .whitespaces)
-        try Validate.length(carrier, 1...40, field: "carrier")
-        try Validate.length(tracking, 1...64, field: "tracking")
-        let now = clock.unixNow
-        return try pool.write { db in
-            guard let order = try orders.find(number: number, db) else { throw OrderError.notFound }
-            guard try lifecycle.ship(order.id, carrier: carrier, trackingNumber: tracking, at: now, db) else {
-                throw OrderError.stateConflict(current: order.status, action: .ship)
-            }
-            guard let shipped = try orders.find(order.id, db) else { throw OrderError.notFound }
-            return shipped
-        }
     }
 
     /// Operators: every order, newest first.

@@ -7,6 +7,7 @@ extension OrderStatus {
         case .pendingPayment: "待付款"
         case .paid: "已付款"
         case .shipped: "已发货"
+        case .delivered: "已送达"
         case .completed: "已完成"
         case .cancelled: "已取消"
         case .refunding: "退款中"

@@ -7,19 +7,20 @@ struct OrderStore {
         id, number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province, ship_city,
         ship_district, ship_detail, ship_postal_code, carrier, tracking_number, created_at, pay_deadline, paid_at,
         shipped_at, completed_at, cancelled_at, discount_cents, coupon_code, coupon_description,
-        delivery_date, delivery_slot, card_message, card_signature
+        delivery_date, delivery_slot, card_message, card_signature, delivered_at, delivery_photo_url
         """
     static let itemColumns: SQL = "sku_id, product_id, title, sku_name, price_cents, quantity"
     static let refundColumns: SQL = "r.status, r.amount_cents, r.refunded_at"
 
     /// The column a transition stamps with its time.
     enum Stamp {
-        case paidAt, shippedAt, completedAt, cancelledAt
+        case paidAt, shippedAt, deliveredAt, completedAt, cancelledAt
 
         var column: SQLIdentifier {
             switch self {
             case .paidAt: SQLIdentifier("paid_at")
             case .shippedAt: SQLIdentifier("shipped_at")
+            case .deliveredAt: SQLIdentifier("delivered_at")
             case .completedAt: SQLIdentifier("completed_at")
             case .cancelledAt: SQLIdentifier("cancelled_at")
             }
@@ -94,6 +95,31 @@ struct OrderStore {
                            decode: { try orders($0, db) })
     }
 
+    /// The desk's search: a page of every buyer's orders matching `filter`, newest first.
+    func search(_ filter: OrderFilter, createdFrom: Int64?, createdBefore: Int64?, page: PageRequest,
+                _ db: any SQLConnection) throws -> Page<Order> {
+        var conditions: [SQL] = []
+        if let status = filter.status { conditions.append("o.status = \(status)") }
+        if let day = filter.deliveryDate { conditions.append("o.delivery_date = \(day)") }
+        if let createdFrom { conditions.append("o.created_at >= \(createdFrom)") }
+        if let createdBefore { conditions.append("o.created_at < \(createdBefore)") }
+        if let q = filter.query {
+            // the number or a phone whole or in part (the last four digits, say), or part of the recipient's name;
+            // the text is a literal, its % and _ escaped
+            let like = "%" + q.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            conditions.append("""
+                (o.number LIKE \(like) ESCAPE '\\' OR o.ship_phone LIKE \(like) ESCAPE '\\'
+                 OR o.ship_recipient LIKE \(like) ESCAPE '\\'
+                 OR o.user_id IN (SELECT u.id FROM users u WHERE u.phone LIKE \(like) ESCAPE '\\'))
+                """)
+        }
+        let filterSQL: SQL = conditions.isEmpty ? .empty : "WHERE \(conditions.joined(separator: " AND "))"
+        return try db.page(page, count: "SELECT COUNT(*) FROM orders o \(filterSQL)",
+                           rows: "SELECT \(Self.columns) FROM orders o \(filterSQL) ORDER BY o.created_at DESC, o.id DESC",
+                           decode: { try orders($0, db) })
+    }
+
     /// The florist's worklist: orders to deliver on `day` in `statuses`, by slot (any time last), then
     /// in the order they were placed; at most `limit`.
     func toDeliver(on day: CalendarDay, statuses: [OrderStatus], limit: Int, _ db: any SQLConnection) throws -> [Order] {
@@ -112,19 +138,27 @@ struct OrderStore {
         try db.query("SELECT \(Self.itemColumns) FROM order_items WHERE order_id = \(order) ORDER BY id").map(NewItem.init(row:))
     }
 
-    /// Moves an order from `from` to `to`, stamping `stamp`; false when it was not in `from`
+    /// Moves an order from one of `from` to `to`, stamping `stamp`; false when it was in none of them
     /// (another request or the sweeper got there first).
-    func transition(_ id: OrderID, from: OrderStatus, to: OrderStatus, stamp: Stamp?, at now: Int64,
+    func transition(_ id: OrderID, from: [OrderStatus], to: OrderStatus, stamp: Stamp?, at now: Int64,
                     _ db: any SQLConnection) throws -> Bool {
-        guard let stamp else { return try db.run("UPDATE orders SET status = \(to) WHERE id = \(id) AND status = \(from)") == 1 }
-        return try db.run("UPDATE orders SET status = \(to), \(stamp.column) = \(now) WHERE id = \(id) AND status = \(from)") == 1
+        guard let stamp else {
+            return try db.run("UPDATE orders SET status = \(to) WHERE id = \(id) AND status IN (\(list: from))") == 1
+        }
+        return try db.run("""
+            UPDATE orders SET status = \(to), \(stamp.column) = \(now) WHERE id = \(id) AND status IN (\(list: from))
+            """) == 1
     }
 
     func setCancelReason(_ id: OrderID, _ reason: String, _ db: any SQLConnection) throws {
         try db.run("UPDATE orders SET cancel_reason = \(reason) WHERE id = \(id)")
     }
 
-    func setShipment(_ id: OrderID, carrier: String, trackingNumber: String, _ db: any SQLConnection) throws {
+    func setDeliveryPhoto(_ id: OrderID, _ url: String?, _ db: any SQLConnection) throws {
+        try db.run("UPDATE orders SET delivery_photo_url = \(url) WHERE id = \(id)")
+    }
+
+    func setShipment(_ id: OrderID, carrier: String?, trackingNumber: String?, _ db: any SQLConnection) throws {
         try db.run("UPDATE orders SET carrier = \(carrier), tracking_number = \(trackingNumber) WHERE id = \(id)")
     }
 
@@ -142,10 +176,11 @@ struct OrderStore {
             """).map { try $0.decode("id") }
     }
 
-    /// Shipped orders shipped at or before `before`.
+    /// Shipped or delivered orders shipped at or before `before`.
     func shippedBefore(_ before: Int64, limit: Int, _ db: any SQLConnection) throws -> [OrderID] {
         try db.query("""
-            SELECT id FROM orders WHERE status = \(OrderStatus.shipped) AND shipped_at <= \(before) ORDER BY shipped_at LIMIT \(limit)
+            SELECT id FROM orders WHERE status IN (\(OrderStatus.shipped), \(OrderStatus.delivered)) AND shipped_at <= \(before)
+            ORDER BY shipped_at LIMIT \(limit)
             """).map { try $0.decode("id") }
     }
 
@@ -165,7 +200,7 @@ struct OrderStore {
 
     /// The orders of `rows` (rows of `columns`), their lines and refunds read with one query each
     /// for all of them, so a page of orders costs the same few statements whatever its length.
-    private func orders(_ rows: [Row], _ db: any SQLConnection) throws -> [Order] {
+    func orders(_ rows: [Row], _ db: any SQLConnection) throws -> [Order] {
         guard !rows.isEmpty else { return [] }
         let heads = try rows.map { (id: try $0.decode("id", as: OrderID.self), status: try $0.decode("status", as: OrderStatus.self)) }
         let items = try items(of: heads.map(\.id), db)
@@ -184,7 +219,7 @@ struct OrderStore {
         return items
     }
 
-    /// The refund of the payment that paid each of `orders` (refunding or refunded ones): its first.
+    /// The refund of the payment that paid each of `orders` (refunding or refunded ones): its last.
     private func refunds(of orders: [OrderID], _ db: any SQLConnection) throws -> [OrderID: OrderRefund] {
         var refunds: [OrderID: OrderRefund] = [:]
         for row in try db.query(chunking: orders, { list in
@@ -193,8 +228,8 @@ struct OrderStore {
             WHERE r.order_id IN (\(list)) AND p.status = \(PaymentStatus.succeeded) ORDER BY r.id
             """
         }) {
-            let order: OrderID = try row.decode("order_id")
-            if refunds[order] == nil { refunds[order] = try OrderRefund(row: row) }
+            // the last: the cancel's, opened after any part an operator refunded before
+            refunds[try row.decode("order_id")] = try OrderRefund(row: row)
         }
         return refunds
     }

@@ -73,7 +73,7 @@ extension PaymentService {
             case .accepted:
                 // accepted also covers an event seen before (say, refused for its amount): only a paid order counts
                 let status = try pool.read { db in try orders.find(number: orderNumber, db)?.status }
-                guard status == .paid || status == .shipped || status == .completed else {
+                guard status?.isPaidAndKept == true else {
                     return .failed("the provider's payment did not pay the order (\(status?.rawValue ?? "no order"))")
                 }
                 logger.info("payment found by query", ["provider": provider.rawValue, "order": orderNumber])

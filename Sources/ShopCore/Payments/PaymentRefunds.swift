@@ -33,6 +33,11 @@ extension PaymentService {
         return try pool.read { db in try refundStore.find(number, db) }
     }
 
+    /// Operators: every refund of one order, oldest first.
+    public func refunds(order: OrderID) throws -> [Refund] {
+        try pool.read { db in try refundStore.all(of: order, db) }
+    }
+
     /// Operators: refunds newest first.
     public func refunds(status: RefundStatus?, limit: Int = 100) throws -> [Refund] {
         try pool.read { db in try refundStore.list(status: status, limit: limit, db) }
@@ -54,7 +59,8 @@ extension PaymentService {
                 guard let wechat else { throw PaymentError.providerNotConfigured(.wechatpay) }
                 result = refund.status == .requested
                     ? try wechat.refundQuery(refundNumber: refund.number)
-                    : try wechat.refund(orderNumber: refund.orderNumber, amountCents: refund.amountCents, refundNumber: refund.number)
+                    : try wechat.refund(orderNumber: refund.orderNumber, amountCents: refund.amountCents,
+                                        paymentAmountCents: refund.paymentAmountCents, refundNumber: refund.number)
             }
         } catch {
             let backoff = min(Self.maxRefundBackoffSeconds, 60 << Int64(min(refund.attempts, 10)))

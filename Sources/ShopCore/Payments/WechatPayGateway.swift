@@ -54,11 +54,12 @@ struct WechatPayGateway: Sendable {
                      raw: WechatXML.document(fields))
     }
 
-    /// `refund` of the whole order under `refundNumber` (`out_refund_no`, the same on every retry,
-    /// so WeChat refunds it once). A success means taken; `refundQuery` confirms.
-    func refund(orderNumber: String, amountCents: Int64, refundNumber: String) throws -> ProviderRefundResult {
+    /// `refund` of `amountCents` of the order's payment of `paymentAmountCents` (`total_fee`: the
+    /// whole payment, also for a partial refund) under `refundNumber` (`out_refund_no`, the same on
+    /// every retry, so WeChat refunds it once). A success means taken; `refundQuery` confirms.
+    func refund(orderNumber: String, amountCents: Int64, paymentAmountCents: Int64, refundNumber: String) throws -> ProviderRefundResult {
         _ = try call("/secapi/pay/refund", through: refundTransport, ["appid": appID, "mch_id": mchID, "nonce_str": nonce(), "out_trade_no": orderNumber,
-                                            "out_refund_no": refundNumber, "total_fee": String(amountCents),
+                                            "out_refund_no": refundNumber, "total_fee": String(paymentAmountCents),
                                             "refund_fee": String(amountCents), "refund_fee_type": "CNY", "notify_url": notifyURL])
         return .requested
     }

@@ -70,6 +70,8 @@ public enum ValidationRule: String, CaseIterable, Sendable {
         "coupon_code": "优惠码",
         "delivery_date": "送达日期", "delivery_slot": "送达时段", "card_message": "贺卡留言", "card_signature": "贺卡署名",
         "sku_ids": "商品规格",
+        "tracking_number": "快递单号", "photo_url": "送达照片", "reason": "原因", "text": "备注内容", "amount_cents": "退款金额",
+        "from": "开始日期", "to": "结束日期",
     ]
 }
 

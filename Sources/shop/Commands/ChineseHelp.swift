@@ -12,7 +12,10 @@ enum ChineseHelp {
         "import articles": "从 .jsonl 文件导入文章（按作者和标题新建或更新）",
         "orders list": "按时间倒序列出订单；--delivery-date D：某天的花艺师工作单",
         "orders show": "显示一个订单：商品、收花人、电话、地址、备注、时间",
-        "orders ship": "为已付款订单登记发货（快递公司和运单号）",
+        "orders ship": "为已付款订单登记发货（快递公司和运单号，或商店自送）",
+        "orders cancel": "取消未发货的订单（已付款的全额退款）",
+        "orders refund": "通过支付机构退还已付款订单的部分或全部金额",
+        "orders deliver": "为已发货订单登记送达，可附送达照片",
         "pay simulate": "为订单签一条 mockpay 支付通知并发送到回调地址",
         "payments reconcile": "向支付机构查询已发起支付的未付订单，把已付的标记为已付款",
         "refunds list": "按时间倒序列出退款",
@@ -123,7 +126,7 @@ enum ChineseHelp {
               --skip-invalid   导入有效行并报告无效行
             """,
         "orders list": """
-            用法：shop orders list [--status pending_payment|paid|shipped|completed|cancelled|refunding|refunded]
+            用法：shop orders list [--status pending_payment|paid|shipped|delivered|completed|cancelled|refunding|refunded]
                                    [--limit N] [--delivery-date YYYY-MM-DD] [--format table|csv] [--lang zh|en]
                                    [--config PATH]
 
@@ -131,7 +134,7 @@ enum ChineseHelp {
 
             --delivery-date D 列出 D 日（app.timezone）要配送的订单：按时段（上午、下午、晚上、不限）
             排列，每单有收花人、电话、地址、商品和贺卡。不加 --status 时列出要制作的订单（已付款、已发货、
-            已完成），不含未付款和已取消的；--limit 默认为全部（最多 10000）。
+            已送达、已完成），不含未付款和已取消的；--limit 默认为全部（最多 10000）。
             --format csv 以 CSV 输出（UTF-8 带 BOM，RFC 4180，一行表头，CRLF），可直接用 Excel 打开；
             电子表格会当作公式的单元格（以 =、+、-、@ 等开头）前加撇号。
             --lang zh 让表头和状态、时段等值用中文（上午、不限、已付款……），--lang en 用英文；不加时表格
@@ -144,9 +147,29 @@ enum ChineseHelp {
             各个时间（北京时间，UTC+8）。
             """,
         "orders ship": """
-            用法：shop orders ship NUMBER --carrier NAME --tracking NO [--config PATH]
+            用法：shop orders ship NUMBER [--carrier NAME --tracking NO] [--config PATH]
 
-            只有已付款的订单可以发货；发货后买家能看到快递公司和运单号。
+            只有已付款的订单可以发货；发货后买家能看到快递公司和运单号。两者要么都给，要么都不给
+            （商店自送）。以 cli:$USER 记入审计日志。
+            """,
+        "orders cancel": """
+            用法：shop orders cancel NUMBER --reason TEXT [--format table|csv|json] [--config PATH]
+
+            未付款的订单直接取消；已付款未发货的订单进入退款中，剩余的实付金额立即通过原支付机构退回
+            （与买家自己取消相同）。库存和优惠券次数退回。以 cli:$USER 记入审计日志。
+            """,
+        "orders refund": """
+            用法：shop orders refund NUMBER --amount YUAN --reason TEXT [--format table|csv|json] [--config PATH]
+
+            适用于已付款、已发货、已送达或已完成的订单（状态不变）。一个订单的退款总额不超过实付金额。
+            每笔退款有自己的退款号（R<订单号>-<支付号>-<序号>），每次重试都用它，并立即发给支付机构；
+            见 shop refunds list。以 cli:$USER 记入审计日志。
+            """,
+        "orders deliver": """
+            用法：shop orders deliver NUMBER [--photo-url /media/PATH] [--format table|csv|json] [--config PATH]
+
+            只有已发货的订单可以登记送达。--photo-url 是商店自己提供的图片（用 POST /api/v1/media 上传）。
+            以 cli:$USER 记入审计日志。
             """,
         "pay simulate": """
             用法：shop pay simulate NUMBER [--status succeeded|failed|refunded] [--url BASE_URL] [--config PATH]

@@ -29,7 +29,8 @@ struct CommandFailure: Error, CustomStringConvertible {
 enum CommandLineTool {
     static let commands: [any Command] = [
         ServeCommand(), MigrateCommand(), SeedCommand(), DatabaseCopyCommand(), ImportCatalogCommand(), ImportArticlesCommand(),
-        OrdersListCommand(), OrdersShowCommand(), OrdersShipCommand(), PaySimulateCommand(), PaymentsReconcileCommand(),
+        OrdersListCommand(), OrdersShowCommand(), OrdersShipCommand(), OrdersDeliverCommand(), OrdersCancelCommand(),
+        OrdersRefundCommand(), PaySimulateCommand(), PaymentsReconcileCommand(),
         RefundsListCommand(), RefundsRetryCommand(),
         CouponsCreateCommand(), CouponsListCommand(), CouponsDisableCommand(),
         ProductsListCommand(), ProductsSetCommand(), ProductsExportCommand(),

@@ -9,7 +9,7 @@ struct OrdersListCommand: Command {
     let valuedOptions: Set<String> = ["status", "limit", "delivery-date", "format", "lang"]
     let summary = "list orders as a table, newest first; --delivery-date D: the florist's worklist for a day"
     let usage = """
-        Usage: shop orders list [--status pending_payment|paid|shipped|completed|cancelled|refunding|refunded]
+        Usage: shop orders list [--status pending_payment|paid|shipped|delivered|completed|cancelled|refunding|refunded]
                                 [--limit N] [--delivery-date YYYY-MM-DD] [--format table|csv] [--lang zh|en]
                                 [--config PATH]
 
@@ -17,7 +17,7 @@ struct OrdersListCommand: Command {
 
         --delivery-date D lists the orders to deliver on day D (in app.timezone): by slot (morning,
         afternoon, evening, then any time), each with its recipient, phone, address, items and greeting
-        card. Without --status it lists the orders to make (paid, shipped, completed), not unpaid or
+        card. Without --status it lists the orders to make (paid, shipped, delivered, completed), not unpaid or
         cancelled ones; --limit defaults to all of them (at most 10000).
         --format csv prints the same as CSV (UTF-8 with a byte order mark, so Excel in Chinese opens
         it right; RFC 4180, a header line, CRLF) for a spreadsheet or printer; a cell a spreadsheet
@@ -218,42 +218,46 @@ struct OrdersShowCommand: Command {
         if let at = order.shippedAt {
             lines.append("Shipped    \(ShopTime.minute(at))" + (order.shipment.map { "  " + text("\($0.carrier) \($0.trackingNumber)") } ?? ""))
         }
+        if let at = order.deliveredAt {
+            lines.append("Delivered  \(ShopTime.minute(at))" + (order.deliveryPhotoURL.map { "  " + text($0) } ?? ""))
+        }
         if let at = order.completedAt { lines.append("Completed  \(ShopTime.minute(at))") }
         if let at = order.cancelledAt { lines.append("Cancelled  \(ShopTime.minute(at))") }
         return lines.joined(separator: "\n")
     }
 }
 
-/// `shop orders ship NUMBER --carrier NAME --tracking NO`: ships a paid order.
+/// `shop orders ship NUMBER [--carrier NAME --tracking NO]`: ships a paid order.
 struct OrdersShipCommand: Command {
     let path = ["orders", "ship"]
     let valuedOptions: Set<String> = ["carrier", "tracking"]
-    let summary = "mark a paid order shipped with its carrier and tracking number"
+    let summary = "mark a paid order shipped, with its carrier and tracking number or by the shop's courier"
     let usage = """
-        Usage: shop orders ship NUMBER --carrier NAME --tracking NO [--config PATH]
+        Usage: shop orders ship NUMBER [--carrier NAME --tracking NO] [--config PATH]
 
-        Only a paid order can be shipped; the buyer then sees the carrier and tracking number.
+        Only a paid order can be shipped; the buyer then sees the carrier and tracking number. Give
+        both or neither (the shop's own courier). Recorded in the audit log as cli:$USER.
         """
 
     func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.allow(options: ["config", "carrier", "tracking"], positionals: 1)
-        guard let carrier = arguments.option("carrier"), let tracking = arguments.option("tracking") else {
-            throw UsageError(description: say(zh: "需要 --carrier 和 --tracking", en: "--carrier and --tracking are required"))
+        let carrier = arguments.option("carrier"), tracking = arguments.option("tracking")
+        guard (carrier == nil) == (tracking == nil) else {
+            throw UsageError(description: say(zh: "--carrier 和 --tracking 要么都给，要么都不给", en: "give both --carrier and --tracking, or neither"))
         }
         let config = try ShopEnvironment.config(arguments)
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
-        do {
-            let order = try shop.orders.ship(number: arguments.positionals[0], carrier: carrier, trackingNumber: tracking)
-            print(say(zh: "订单 \(order.number) 已发货：\(carrier) \(tracking)", en: "order \(order.number) shipped with \(carrier) \(tracking)"))
-            return 0
-        } catch OrderError.notFound {
-            throw CommandFailure(description: say(zh: "没有订单号为 \(arguments.positionals[0]) 的订单", en: "no order numbered \(arguments.positionals[0])"))
-        } catch OrderError.stateConflict(let current, _) {
-            throw CommandFailure(description: say(zh: "订单 \(arguments.positionals[0]) 的状态是 \(Worklist.status(current, .chinese))；只有已付款的订单可以发货",
-                                                  en: "order \(arguments.positionals[0]) is \(current.rawValue); only a paid order can be shipped"))
-        } catch let error as ValidationError {
-            throw CommandFailure(description: error.message[.ofTerminal])
+        let number = arguments.positionals[0]
+        let order = try OrderDeskCLI.failing(number, action: LocalizedText(zh: "发货", en: "shipped")) {
+            try shop.orders.ship(number: number, carrier: carrier, trackingNumber: tracking, by: Operator.actor)
         }
+        if let shipment = order.shipment {
+            print(say(zh: "订单 \(order.number) 已发货：\(shipment.carrier) \(shipment.trackingNumber)",
+                      en: "order \(order.number) shipped with \(shipment.carrier) \(shipment.trackingNumber)"))
+        } else {
+            print(say(zh: "订单 \(order.number) 已发货（商店自送）", en: "order \(order.number) shipped by the shop's own courier"))
+        }
+        return 0
     }
 }
 

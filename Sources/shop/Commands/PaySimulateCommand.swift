@@ -51,7 +51,7 @@ struct PaySimulateCommand: Command {
         let shop = try ShopEnvironment.openShop(config, logger: .silent)
         let number = arguments.positionals[0]
         if let order = try? shop.orders.order(number: number), order.status != .pendingPayment, status != "refunded" {
-            let paid: Set<OrderStatus> = [.paid, .shipped, .completed]
+            let paid: Set<OrderStatus> = [.paid, .shipped, .delivered, .completed]
             if paid.contains(order.status) {
                 print(say(zh: "订单 \(number) 早已付款（\(order.status.rawValue)），无需模拟", en: "order \(number) is already paid (\(order.status.rawValue)); nothing to simulate"))
                 return 0

@@ -49,7 +49,7 @@ struct AdminUserAPITests {
     @Test func staffFindBuyersWithWholePhonesWhileBuyersSeeTheirsMasked() throws {
         let app = try TestAPI()
         let token = try app.token(for: "13800138000")
-        try app.register("13900139000", nickname: "Tulip")
+        _ = try app.register("13900139000", nickname: "Tulip")
         let staff = try app.staffToken(.service)
         let found = try app.send("GET", "/api/v1/admin/users", query: ["q": "tulip"], token: staff)
         #expect(found.status == 200)

@@ -149,7 +149,7 @@ struct CouponUseTests {
         let shipped = try shop.couponBuy(buyer, [(sku, 1)], coupon: "TWO", key: "k2").order
         try shop.orderMarkPaid(refunded.id)
         try shop.orderMarkPaid(shipped.id)
-        _ = try shop.shop.orders.ship(number: shipped.number, carrier: "顺丰", trackingNumber: "SF1")
+        _ = try shop.shop.orders.ship(number: shipped.number, carrier: "顺丰", trackingNumber: "SF1", by: .commandLine(user: "test"))
         #expect(try shop.shop.orders.cancel(refunded.id, for: buyer.user).status == .refunding)
         #expect(try shop.couponUses("TWO") == 1)
     }

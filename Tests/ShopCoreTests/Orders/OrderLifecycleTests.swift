@@ -70,19 +70,19 @@ struct OrderLifecycleTests {
         let order = try shop.orderBuyNow(buyer, [(sku, 2)], key: "k1").order
 
         #expect(throws: OrderError.stateConflict(current: .pendingPayment, action: .ship)) {
-            try shop.shop.orders.ship(number: order.number, carrier: "顺丰", trackingNumber: "SF1")
+            try shop.shop.orders.ship(number: order.number, carrier: "顺丰", trackingNumber: "SF1", by: .commandLine(user: "test"))
         }
         shop.clock.advance(by: 60)
         #expect(try shop.orderMarkPaid(order.id))
         let paidAt = shop.clock.now
         shop.clock.advance(by: 3_600)
-        let shipped = try shop.shop.orders.ship(number: order.number, carrier: " 顺丰速运 ", trackingNumber: "SF1234567890")
+        let shipped = try shop.shop.orders.ship(number: order.number, carrier: " 顺丰速运 ", trackingNumber: "SF1234567890", by: .commandLine(user: "test"))
         #expect(shipped.status == .shipped)
         #expect(shipped.paidAt == paidAt)
         #expect(shipped.shippedAt == shop.clock.now)
         #expect(shipped.shipment == Shipment(carrier: "顺丰速运", trackingNumber: "SF1234567890"))
         #expect(throws: OrderError.stateConflict(current: .shipped, action: .ship)) {
-            try shop.shop.orders.ship(number: order.number, carrier: "EMS", trackingNumber: "E1")
+            try shop.shop.orders.ship(number: order.number, carrier: "EMS", trackingNumber: "E1", by: .commandLine(user: "test"))
         }
 
         shop.clock.advance(by: 86_400)
@@ -102,22 +102,25 @@ struct OrderLifecycleTests {
     @Test func shippingAnUnknownNumberIsNotFound() throws {
         let shop = try TestShop()
         #expect(throws: OrderError.notFound) {
-            try shop.shop.orders.ship(number: "20261130000000000", carrier: "顺丰", trackingNumber: "SF1")
+            try shop.shop.orders.ship(number: "20261130000000000", carrier: "顺丰", trackingNumber: "SF1", by: .commandLine(user: "test"))
         }
     }
 
     /// Every (status, transition) pair: only the documented arrows move the order.
     @Test func onlyTheDocumentedTransitionsAreAllowed() throws {
-        let shop = try TestShop()
+        // one buyer holds every order of the walk, several of them unpaid at once
+        let shop = try TestShop { $0.orders.maxUnpaidPerUser = 100 }
         let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", stock: 100)])["A"])
         let buyer = try shop.orderBuyer("13900000001")
         let lifecycle = OrderLifecycle()
         let paths: [OrderStatus: [OrderStatus]] = [
-            .pendingPayment: [], .paid: [.paid], .shipped: [.paid, .shipped], .completed: [.paid, .shipped, .completed],
+            .pendingPayment: [], .paid: [.paid], .shipped: [.paid, .shipped], .delivered: [.paid, .shipped, .delivered],
+            .completed: [.paid, .shipped, .completed],
             .cancelled: [.cancelled], .refunding: [.paid, .refunding], .refunded: [.paid, .refunding, .refunded],
         ]
         let allowed: Set<[OrderStatus]> = [[.pendingPayment, .paid], [.pendingPayment, .cancelled], [.paid, .shipped],
-                                           [.shipped, .completed], [.paid, .refunding], [.refunding, .refunded]]
+                                           [.shipped, .delivered], [.shipped, .completed], [.delivered, .completed],
+                                           [.paid, .refunding], [.refunding, .refunded]]
         var key = 0
         func order(in status: OrderStatus) throws -> OrderID {
             key += 1
@@ -153,6 +156,7 @@ struct OrderLifecycleTests {
         switch status {
         case .paid: try lifecycle.markPaid(id, at: now, db)
         case .shipped: try lifecycle.ship(id, carrier: "顺丰", trackingNumber: "SF1", at: now, db)
+        case .delivered: try lifecycle.deliver(id, photoURL: nil, at: now, db)
         case .completed: try lifecycle.complete(id, at: now, db)
         case .cancelled: try lifecycle.cancel(id, reason: "test", at: now, db)
         case .refunding: try lifecycle.startRefund(id, reason: "test", at: now, db)

@@ -95,7 +95,7 @@ struct OrderSweeperTests {
         let order = try shop.orderBuyNow(buyer, [(sku, 1)], key: "k1").order
         let number = order.number
         #expect(try shop.orderMarkPaid(order.id))
-        _ = try shop.shop.orders.ship(number: number, carrier: "顺丰", trackingNumber: "SF1")
+        _ = try shop.shop.orders.ship(number: number, carrier: "顺丰", trackingNumber: "SF1", by: .commandLine(user: "test"))
         let days = shop.config.orders.autoCompleteDays
 
         shop.clock.advance(by: TimeInterval(days * 86_400 - 1))
@@ -117,7 +117,7 @@ struct OrderSweeperTests {
         let buyer = try shop.orderBuyer("13900000001")
         let order = try shop.orderBuyNow(buyer, [(sku, 1)], key: "k1").order
         try shop.orderMarkPaid(order.id)
-        _ = try shop.shop.orders.ship(number: order.number, carrier: "顺丰", trackingNumber: "SF1")
+        _ = try shop.shop.orders.ship(number: order.number, carrier: "顺丰", trackingNumber: "SF1", by: .commandLine(user: "test"))
 
         shop.clock.advance(by: 2 * 86_400 - 1)
         #expect(try shop.shop.orders.sweep().completed == 0)

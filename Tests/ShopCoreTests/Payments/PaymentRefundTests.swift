@@ -138,7 +138,7 @@ struct PaymentRefundTests {
         let s = try PaymentScenario()
         let order = try s.placeOrder()
         try s.deliverMockpay(s.mockpayBody(order, event: "evt_paid"))
-        _ = try s.shop.orders.ship(number: order.number, carrier: "顺丰", trackingNumber: "SF100")
+        _ = try s.shop.orders.ship(number: order.number, carrier: "顺丰", trackingNumber: "SF100", by: .commandLine(user: "test"))
         #expect(throws: OrderError.stateConflict(current: .shipped, action: .cancel)) {
             try s.shop.orders.cancel(order.id, for: s.buyer)
         }

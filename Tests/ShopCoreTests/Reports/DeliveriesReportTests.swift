@@ -25,7 +25,7 @@ struct DeliveriesReportTests {
         try order(shop, buyer, sku, "2026-12-03", .morning, paid: true)
         try order(shop, buyer, sku, "2026-12-03", .morning, paid: true)
         let shipped = try order(shop, buyer, sku, "2026-12-03", .morning, paid: true)
-        _ = try shop.shop.orders.ship(number: shipped.number, carrier: "顺丰", trackingNumber: "SF1")
+        _ = try shop.shop.orders.ship(number: shipped.number, carrier: "顺丰", trackingNumber: "SF1", by: .commandLine(user: "test"))
         try order(shop, buyer, sku, "2026-12-03", .evening, paid: true)
         try order(shop, buyer, sku, "2026-12-03", nil, paid: true)
         try order(shop, buyer, sku, "2026-12-03", .afternoon, paid: false)
