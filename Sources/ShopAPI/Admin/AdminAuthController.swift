@@ -37,7 +37,7 @@ struct AdminAuthController {
 }
 
 /// `{"id", "username", "role"}`, plus `disabled` and `created_at` where the owner lists accounts.
-struct StaffResponse: Encodable {
+struct StaffResponse: Codable {
     let id: StaffID
     let username: String
     let role: StaffRole
@@ -53,7 +53,7 @@ struct StaffResponse: Encodable {
     }
 }
 
-struct StaffSessionResponse: Encodable {
+struct StaffSessionResponse: Codable {
     let token: String
     let expiresAt: Date
     let staff: StaffResponse
@@ -65,7 +65,7 @@ struct StaffSessionResponse: Encodable {
     }
 }
 
-struct StaffMeResponse: Encodable {
+struct StaffMeResponse: Codable {
     let id: StaffID
     let username: String
     let role: StaffRole

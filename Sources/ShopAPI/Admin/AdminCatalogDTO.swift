@@ -3,8 +3,8 @@ import HTTP
 import ShopCore
 
 /// A product as staff see it on the wire (`/admin/products`, `shop products list --format json`).
-public struct AdminProductResponse: Encodable, Sendable {
-    struct SKUResponse: Encodable, Sendable {
+public struct AdminProductResponse: Codable, Sendable {
+    struct SKUResponse: Codable, Sendable {
         let id: SKUID
         let code: String
         let name: String
@@ -64,7 +64,7 @@ public struct AdminProductResponse: Encodable, Sendable {
 }
 
 /// A SKU after `PATCH /admin/skus/{id}`: its fields, its product and the product's status.
-struct AdminSKUUpdateResponse: Encodable {
+struct AdminSKUUpdateResponse: Codable {
     let id: SKUID
     let productID: ProductID
     let code: String
@@ -87,7 +87,7 @@ struct AdminSKUUpdateResponse: Encodable {
 }
 
 /// A category as staff see it.
-struct AdminCategoryResponse: Encodable {
+struct AdminCategoryResponse: Codable {
     let id: CategoryID
     let name: String
     @ExplicitNull var parentID: CategoryID?

@@ -88,7 +88,7 @@ struct AdminCouponController {
 }
 
 /// A coupon on the wire, for staff.
-struct AdminCouponResponse: Encodable {
+struct AdminCouponResponse: Codable {
     let id: CouponID
     let code: String
     let description: String

@@ -2,15 +2,15 @@ import Foundation
 import ShopCore
 
 /// A comment as moderators see it, with the article it is on and its writer.
-struct AdminCommentResponse: Encodable {
-    struct ArticleRef: Encodable {
+struct AdminCommentResponse: Codable {
+    struct ArticleRef: Codable {
         let id: ArticleID
         let title: String
         /// Hidden by moderation: buyers no longer see it or its comments.
         let hidden: Bool
     }
 
-    struct Writer: Encodable {
+    struct Writer: Codable {
         let id: UserID
         let nickname: String
     }
@@ -33,7 +33,7 @@ struct AdminCommentResponse: Encodable {
 }
 
 /// `{"user_id", "is_author"}` after a grant or revoke.
-struct AuthorRoleResponse: Encodable {
+struct AuthorRoleResponse: Codable {
     let userID: UserID
     let isAuthor: Bool
 

@@ -3,15 +3,15 @@ import ShopCore
 
 /// `GET /admin/orders/{number}`: the `Order` fields, and beside them the buyer's phone (whole: staff
 /// only), every payment attempt, every refund and the operators' notes, oldest first.
-struct AdminOrderDetailResponse: Encodable {
-    struct Extras: Encodable {
+struct AdminOrderDetailResponse: Codable {
+    struct Extras: Codable {
         let buyerPhone: String
         let payments: [PaymentBody]
         let refunds: [AdminRefundResponse]
         let notes: [AdminOrderNoteResponse]
     }
 
-    struct PaymentBody: Encodable {
+    struct PaymentBody: Codable {
         let id: PaymentID
         let provider: PaymentProvider
         let amountCents: Int64
@@ -30,10 +30,13 @@ struct AdminOrderDetailResponse: Encodable {
     }
 
     func encode(to encoder: any Encoder) throws { try body.encode(to: encoder) }
+
+    /// Reads the flat object back (tests decode the detail), as `encode(to:)` writes it.
+    init(from decoder: any Decoder) throws { body = try Flat(from: decoder) }
 }
 
 /// One refund as the desk shows it: its idempotent number, amount, where it is, and why.
-struct AdminRefundResponse: Encodable {
+struct AdminRefundResponse: Codable {
     let number: String
     let orderNumber: String
     let provider: PaymentProvider
@@ -60,7 +63,7 @@ struct AdminRefundResponse: Encodable {
 }
 
 /// An operator's note: who wrote it (a staff username or `cli:<user>`), what, when.
-struct AdminOrderNoteResponse: Encodable {
+struct AdminOrderNoteResponse: Codable {
     let id: Int64
     let author: String
     let text: String

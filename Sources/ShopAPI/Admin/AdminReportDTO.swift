@@ -2,7 +2,7 @@ import Foundation
 import ShopCore
 
 /// One day's (or the range's) figures on the wire, in cents.
-struct SalesFiguresResponse: Encodable {
+struct SalesFiguresResponse: Codable {
     let orders: Int
     let items: Int
     let paidCents: Int64
@@ -17,8 +17,8 @@ struct SalesFiguresResponse: Encodable {
 }
 
 /// `{"from", "to", "timezone", "items": [{"date", "orders", "items", "paid_cents", "refunded_cents"}], "total"}`.
-struct SalesReportResponse: Encodable {
-    struct Day: Encodable {
+struct SalesReportResponse: Codable {
+    struct Day: Codable {
         let date: String
         let orders: Int
         let items: Int
@@ -46,14 +46,14 @@ struct SalesReportResponse: Encodable {
 
 /// `{"date", "items": [{"slot", "status", "orders"}], "slots": [{"slot", "orders"}], "total"}`:
 /// a delivery day's paid orders by slot and status (`slot` null: any time of the day).
-struct DeliveriesReportResponse: Encodable {
-    struct Count: Encodable {
+struct DeliveriesReportResponse: Codable {
+    struct Count: Codable {
         @ExplicitNull var slot: DeliverySlot?
         let status: OrderStatus
         let orders: Int
     }
 
-    struct SlotTotal: Encodable {
+    struct SlotTotal: Codable {
         @ExplicitNull var slot: DeliverySlot?
         let orders: Int
     }

@@ -45,7 +45,7 @@ struct AdminStaffController {
         return try .json(StaffResponse(member, full: true))
     }
 
-    struct AddedResponse: Encodable {
+    struct AddedResponse: Codable {
         let staff: StaffResponse
         let password: String
     }
@@ -70,26 +70,26 @@ struct AdminAuditController {
     }
 }
 
-struct AuditEntryResponse: Encodable {
+struct AuditEntryResponse: Codable {
     let id: AuditEntryID
-    let staffId: StaffID?
+    let staffID: StaffID?
     let actor: String
     let action: String
     let target: String
     let before: JSONValue?
     let after: JSONValue?
-    let requestId: String?
+    let requestID: String?
     let createdAt: Date
 
     init(_ entry: AuditEntry) {
         id = entry.id
-        staffId = entry.staffID
+        staffID = entry.staffID
         actor = entry.actor
         action = entry.action
         target = entry.target
         before = entry.before.flatMap(Self.value)
         after = entry.after.flatMap(Self.value)
-        requestId = entry.requestID
+        requestID = entry.requestID
         createdAt = Date(timeIntervalSince1970: TimeInterval(entry.createdAt))
     }
 

@@ -3,7 +3,7 @@ import ShopCore
 
 /// A buyer as staff see them (`GET /admin/users`): the whole phone (buyers' own routes and
 /// everyone else's see it masked or not at all), the author role and the ban.
-struct AdminUserResponse: Encodable {
+struct AdminUserResponse: Codable {
     let id: UserID
     let phone: String
     let nickname: String
