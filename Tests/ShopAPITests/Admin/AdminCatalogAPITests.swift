@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import SQL
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -9,6 +10,9 @@ import Testing
 /// them, and what buyers see right after.
 @Suite("Admin: catalogue")
 struct AdminCatalogAPITests {
+    /// A buyer's product list or search.
+    typealias Products = PageResponse<ProductSummaryResponse>
+
     struct Seeded {
         let app: TestAPI
         let manager: String
@@ -41,44 +45,47 @@ struct AdminCatalogAPITests {
         let list = try app.send("GET", "/api/v1/products")
         let etag = try #require(list.headers["ETag"])
         #expect(try app.send("GET", "/api/v1/products", headers: [("If-None-Match", etag)]).status == 304)
-        #expect(try app.send("GET", "/api/v1/products/\(s.product)").json["price_cents"] as? Int == 1_000)
-        #expect((try app.send("GET", "/api/v1/products", query: ["q": "花束A"]).json["total"] as? Int) == 1)
+        #expect(try app.send("GET", "/api/v1/products/\(s.product)").decode(ProductDetailResponse.self).shared.priceCents == 1_000)
+        #expect(try app.send("GET", "/api/v1/products", query: ["q": "花束A"]).decode(Products.self).total == 1)
 
         let patched = try app.send("PATCH", "/api/v1/admin/skus/\(sku)", json: ["price_cents": 850, "stock_delta": -2], token: s.manager)
         #expect(patched.status == 200, "\(patched.text)")
-        #expect(patched.json["price_cents"] as? Int == 850 && patched.json["stock"] as? Int == 3)
+        let update = try patched.decode(AdminSKUUpdateResponse.self)
+        #expect(update.priceCents == 850 && update.stock == 3)
         #expect(try app.send("GET", "/api/v1/products", headers: [("If-None-Match", etag)]).status == 200)
-        let page = try app.send("GET", "/api/v1/products/\(s.product)")
-        #expect(page.json["price_cents"] as? Int == 850)
-        let pageSKU = (page.json["skus"] as? [[String: Any]])?.first { $0["id"] as? Int == Int(sku.rawValue) }
-        #expect(pageSKU?["stock"] as? Int == 3)
-        let items = try #require(try app.send("GET", "/api/v1/products").json["items"] as? [[String: Any]])
-        #expect(items.first { $0["id"] as? Int == Int(s.product.rawValue) }?["price_cents"] as? Int == 850)
+        let page = try app.send("GET", "/api/v1/products/\(s.product)").decode(ProductDetailResponse.self)
+        #expect(page.shared.priceCents == 850)
+        #expect(page.own.skus.first { $0.id == sku }?.stock == 3)
+        let items = try app.send("GET", "/api/v1/products").decode(Products.self).items
+        #expect(items.first { $0.id == s.product }?.priceCents == 850)
 
         let renamed = try app.send("PATCH", "/api/v1/admin/products/\(s.product)", json: ["title": "郁金香礼盒"], token: s.manager)
         #expect(renamed.status == 200, "\(renamed.text)")
-        #expect((try app.send("GET", "/api/v1/products", query: ["q": "郁金香"]).json["items"] as? [[String: Any]])?.first?["title"] as? String == "郁金香礼盒")
-        #expect((try app.send("GET", "/api/v1/products", query: ["q": "花束A"]).json["total"] as? Int) == 0)
-        #expect(try app.send("GET", "/api/v1/products/\(s.product)").json["title"] as? String == "郁金香礼盒")
+        #expect(try app.send("GET", "/api/v1/products", query: ["q": "郁金香"]).decode(Products.self).items.first?.title == "郁金香礼盒")
+        #expect(try app.send("GET", "/api/v1/products", query: ["q": "花束A"]).decode(Products.self).total == 0)
+        #expect(try app.send("GET", "/api/v1/products/\(s.product)").decode(ProductDetailResponse.self).shared.title == "郁金香礼盒")
 
         let off = try app.send("PATCH", "/api/v1/admin/skus/\(sku)", json: ["status": "off_sale"], token: s.manager)
-        #expect(off.status == 200 && off.json["status"] as? String == "off_sale", "\(off.text)")
+        #expect(off.status == 200, "\(off.text)")
+        #expect(try off.decode(AdminSKUUpdateResponse.self).status == .offSale)
         #expect(try app.send("GET", "/api/v1/products/\(s.product)").status == 404)
-        #expect((try app.send("GET", "/api/v1/products").json["total"] as? Int) == 1)
-        #expect((try app.send("GET", "/api/v1/products", query: ["q": "郁金香"]).json["total"] as? Int) == 0)
+        #expect(try app.send("GET", "/api/v1/products").decode(Products.self).total == 1)
+        #expect(try app.send("GET", "/api/v1/products", query: ["q": "郁金香"]).decode(Products.self).total == 0)
         // Staff still see it, off sale.
         let staffView = try app.send("GET", "/api/v1/admin/products", query: ["status": "off_sale"], token: s.manager)
-        #expect((staffView.json["items"] as? [[String: Any]])?.map { $0["status"] as? String } == ["off_sale"], "\(staffView.text)")
+        #expect(try staffView.decode(PageResponse<AdminProductResponse>.self).items.map(\.status) == [.offSale], "\(staffView.text)")
     }
 
     @Test func everyWriteIsAuditedWithTheStaffMemberTheRequestAndBothSnapshots() throws {
         let s = try Self.seeded()
+        // Untyped on purpose: a request body.
         let created = try s.app.send("POST", "/api/v1/admin/products", json: [
             "code": "C", "title": "向日葵", "category_id": try s.app.shop.catalogAdmin.category(path: "花束/玫瑰").id.rawValue,
             "skus": [["code": "C1", "name": "3枝", "price_cents": 5_900, "stock": 9]],
         ] as [String: Any], token: s.manager, headers: [("X-Request-Id", "req-create-1")])
         #expect(created.status == 201, "\(created.text)")
-        #expect(created.json["status"] as? String == "on_sale" && (created.json["skus"] as? [Any])?.count == 1)
+        let product = try created.decode(AdminProductResponse.self)
+        #expect(product.status == .onSale && product.skus.count == 1)
         let sku = try #require(s.skus["B1"])
         #expect(try s.app.send("PATCH", "/api/v1/admin/skus/\(sku)", json: ["stock": 40], token: s.manager).status == 200)
         let entries = try s.app.shop.audit.entries(AuditFilter(staff: "manager"), page: try PageRequest()).items
@@ -94,6 +101,7 @@ struct AdminCatalogAPITests {
         let sku = try #require(s.skus["A1"])
         let category = try app.shop.catalogAdmin.category(path: "花束/玫瑰").id.rawValue
         let before = try Self.state(app)
+        // Untyped on purpose: request bodies, some ill-typed, null or with unknown fields.
         let product: (String, [String: Any]) -> [String: Any] = { code, sku in
             ["code": code, "title": "新品", "category_id": category, "skus": [sku]]
         }
@@ -124,7 +132,7 @@ struct AdminCatalogAPITests {
         for (method, path, body, status, code) in cases {
             let response = try app.send(method, path, json: method == "DELETE" ? nil : body, token: s.manager)
             #expect(response.status == status && response.errorCode == code, "\(method) \(path) \(body): \(response.status) \(response.text)")
-            #expect(!(response.json["error"] as? [String: Any] ?? [:]).isEmpty)
+            #expect(response.error != nil, "in the error shape")
         }
         #expect(try Self.state(app) == before)
     }
@@ -143,20 +151,26 @@ struct AdminCatalogAPITests {
         let s = try Self.seeded()
         let app = s.app
         let created = try app.send("POST", "/api/v1/admin/categories", json: ["name": "郁金相"], token: s.manager)
-        #expect(created.status == 201 && created.json["path"] as? String == "郁金相", "\(created.text)")
-        let id = try #require(created.json["id"] as? Int)
+        #expect(created.status == 201, "\(created.text)")
+        let category = try created.decode(AdminCategoryResponse.self)
+        #expect(category.path == "郁金相")
+        let id = category.id
         let tree = try app.send("GET", "/api/v1/categories")
         #expect(tree.text.contains("郁金相"))
         let bouquets = try app.shop.catalogAdmin.category(path: "花束").id.rawValue
         let moved = try app.send("PATCH", "/api/v1/admin/categories/\(id)", json: ["name": "郁金香", "parent_id": bouquets], token: s.manager)
-        #expect(moved.status == 200 && moved.json["path"] as? String == "花束/郁金香", "\(moved.text)")
+        #expect(moved.status == 200, "\(moved.text)")
+        #expect(try moved.decode(AdminCategoryResponse.self).path == "花束/郁金香")
         let renamedTree = try app.send("GET", "/api/v1/categories")
         #expect(renamedTree.text.contains("郁金香") && !renamedTree.text.contains("郁金相"))
         let top = try app.send("PATCH", "/api/v1/admin/categories/\(id)", json: ["parent_id": NSNull()], token: s.manager)
-        #expect(top.status == 200 && top.json["path"] as? String == "郁金香" && top.json["parent_id"] is NSNull, "\(top.text)")
+        #expect(top.status == 200, "\(top.text)")
+        // `parent_id` is an `ExplicitNull`: it decodes only when the key is there, so nil means an explicit null.
+        let topCategory = try top.decode(AdminCategoryResponse.self)
+        #expect(topCategory.path == "郁金香" && topCategory.parentID == nil)
         #expect(try app.send("DELETE", "/api/v1/admin/categories/\(id)", token: s.manager).status == 204)
         #expect(!(try app.send("GET", "/api/v1/categories").text.contains("郁金香")))
         let listed = try app.send("GET", "/api/v1/admin/categories", token: s.manager)
-        #expect((listed.json["items"] as? [[String: Any]])?.compactMap { $0["path"] as? String }.sorted() == ["花束", "花束/玫瑰"])
+        #expect(try listed.decode(ItemsResponse<AdminCategoryResponse>.self).items.map(\.path).sorted() == ["花束", "花束/玫瑰"])
     }
 }
