@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import SQL
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -15,15 +16,18 @@ struct AdminCouponAPITests {
         let created = try app.send("POST", "/api/v1/admin/coupons", json: ["code": "spring5", "amount_off_cents": 500, "max_uses": 10,
                                                                           "ends_at": "2099-01-01T00:00:00Z"], token: manager)
         #expect(created.status == 201, "\(created.text)")
-        #expect(created.json["code"] as? String == "SPRING5" && created.json["amount_off_cents"] as? Int == 500)
-        #expect(created.json["percent_off"] is NSNull && created.json["state"] as? String == "active")
+        // The optional fields are `ExplicitNull`s: they decode only when the key is there, so nil means an explicit null.
+        let createdCoupon = try created.decode(AdminCouponResponse.self)
+        #expect(createdCoupon.code == "SPRING5" && createdCoupon.amountOffCents == 500)
+        #expect(createdCoupon.percentOff == nil && createdCoupon.state == "active")
         let listed = try app.send("GET", "/api/v1/admin/coupons", token: manager)
-        #expect((listed.json["items"] as? [[String: Any]])?.map { $0["code"] as? String } == ["SPRING5"])
+        #expect(try listed.decode(ItemsResponse<AdminCouponResponse>.self).items.map(\.code) == ["SPRING5"])
 
         let changed = try app.send("PATCH", "/api/v1/admin/coupons/spring5", json: ["max_uses": NSNull(), "ends_at": NSNull(), "disabled": true],
                                    token: manager)
         #expect(changed.status == 200, "\(changed.text)")
-        #expect(changed.json["max_uses"] is NSNull && changed.json["ends_at"] is NSNull && changed.json["state"] as? String == "disabled")
+        let changedCoupon = try changed.decode(AdminCouponResponse.self)
+        #expect(changedCoupon.maxUses == nil && changedCoupon.endsAt == nil && changedCoupon.state == "disabled")
         let coupon = try #require(try app.shop.coupons.list().first)
         #expect(coupon.disabledAt != nil && coupon.maxUses == nil)
         let entries = try app.shop.audit.entries(AuditFilter(target: "coupon:SPRING5"), page: try PageRequest()).items
@@ -36,6 +40,7 @@ struct AdminCouponAPITests {
         _ = try app.send("POST", "/api/v1/admin/coupons", json: ["code": "TAKEN", "percent_off": 10], token: manager)
         let rows = { try app.shop.pool.read { db in try ["coupons", "audit_log"].map { try TestDatabase.rows(of: $0, db).rows } } }
         let before = try rows()
+        // Untyped on purpose: request bodies, some with unknown fields.
         let cases: [(String, String, [String: Any], Int, String)] = [
             ("POST", "/api/v1/admin/coupons", ["code": "taken", "percent_off": 5], 409, "code_taken"),
             ("POST", "/api/v1/admin/coupons", ["code": "NEW1", "percent_off": 5, "amount_off_cents": 100], 400, "validation_failed"),
