@@ -22,13 +22,13 @@ struct AdminModerationAPITests {
         app.clock.advance(by: 60)
         let response = try app.send("POST", "/api/v1/articles", json: ["title": title, "content": "<p>正文</p>"], token: author.token)
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.json["id"] as? Int)
+        return Int(try response.decode(ArticleResponse.self).id.rawValue)
     }
 
     func comment(_ app: TestAPI, on article: Int, _ text: String, by writer: Member) throws -> Int {
         let response = try app.send("POST", "/api/v1/articles/\(article)/comments", json: ["content": text], token: writer.token)
         #expect(response.status == 201, "\(response.text)")
-        return try #require(response.json["id"] as? Int)
+        return Int(try response.decode(CommentResponse.self).id.rawValue)
     }
 
     /// A service account grants the role, finds the spam, deletes it and hides the article.
@@ -39,40 +39,46 @@ struct AdminModerationAPITests {
         let staff = try app.staffToken(.service)
 
         let granted = try app.send("POST", "/api/v1/admin/authors/\(author.id)", token: staff)
-        #expect(granted.status == 200 && granted.json["is_author"] as? Bool == true && granted.json["user_id"] as? Int == author.id)
+        #expect(granted.status == 200, "\(granted.text)")
+        let grant = try granted.decode(AuthorRoleResponse.self)
+        #expect(grant.isAuthor == true && grant.userID.rawValue == Int64(author.id))
         let article = try publish(app, "玫瑰养护", by: author)
         let spam = try comment(app, on: article, "点我链接买便宜花", by: spammer)
         _ = try comment(app, on: article, "写得好", by: author)
 
         let found = try app.send("GET", "/api/v1/admin/comments", query: ["q": "spamking"], token: staff)
-        #expect(found.status == 200 && found.json["total"] as? Int == 1)
-        let item = try #require((found.json["items"] as? [[String: Any]])?.first)
-        #expect(item["id"] as? Int == spam && item["content"] as? String == "点我链接买便宜花")
-        #expect((item["article"] as? [String: Any])?["title"] as? String == "玫瑰养护")
-        #expect((item["article"] as? [String: Any])?["hidden"] as? Bool == false)
-        #expect((item["author"] as? [String: Any])?["nickname"] as? String == "SpamKing")
-        #expect(item.keys.contains("reply_to"))
+        #expect(found.status == 200)
+        let foundPage = try found.decode(PageResponse<AdminCommentResponse>.self)
+        #expect(foundPage.total == 1)
+        let item = try #require(foundPage.items.first)
+        #expect(item.id.rawValue == Int64(spam) && item.content == "点我链接买便宜花")
+        #expect(item.article.title == "玫瑰养护")
+        #expect(item.article.hidden == false)
+        #expect(item.author.nickname == "SpamKing")
+        // Untyped on purpose: `reply_to` is written even when null (a top-level comment).
+        #expect(found.itemKeys.first?.contains("reply_to") == true)
 
         #expect(try app.send("DELETE", "/api/v1/admin/comments/\(spam)", token: staff).status == 204)
         #expect(try app.send("DELETE", "/api/v1/admin/comments/\(spam)", token: staff).status == 404)
         let read = try app.send("GET", "/api/v1/articles/\(article)")
-        #expect(read.json["comments_count"] as? Int == 1)
+        #expect(try read.decode(ArticleResponse.self).commentsCount == 1)
         let listed = try app.send("GET", "/api/v1/articles/\(article)/comments")
-        #expect((listed.json["items"] as? [[String: Any]])?.map { $0["content"] as? String } == ["写得好"])
+        #expect(try listed.decode(PageResponse<CommentResponse>.self).items.map(\.content) == ["写得好"])
 
         #expect(try app.send("DELETE", "/api/v1/admin/articles/\(article)", token: staff).status == 204)
         #expect(try app.send("DELETE", "/api/v1/admin/articles/\(article)", token: staff).status == 204, "hiding twice is harmless")
         #expect(try app.send("GET", "/api/v1/articles/\(article)").status == 404)
-        #expect((try app.send("GET", "/api/v1/articles").json["items"] as? [[String: Any]])?.isEmpty == true)
-        #expect((try app.send("GET", "/api/v1/articles/top").json["items"] as? [[String: Any]])?.isEmpty == true)
+        #expect(try app.send("GET", "/api/v1/articles").decode(PageResponse<ArticleResponse>.self).items.isEmpty)
+        #expect(try app.send("GET", "/api/v1/articles/top").decode(ItemsResponse<ArticleResponse>.self).items.isEmpty)
         #expect(try app.send("GET", "/share/articles/\(article)").status == 404)
         let kept = try app.shop.pool.read { db in try db.scalarInt("SELECT COUNT(*) FROM articles WHERE id = \(Int64(article))") }
         #expect(kept == 1, "a hidden article stays in the database")
         let moderated = try app.send("GET", "/api/v1/admin/comments", token: staff)
-        #expect(((moderated.json["items"] as? [[String: Any]])?.first?["article"] as? [String: Any])?["hidden"] as? Bool == true)
+        #expect(try moderated.decode(PageResponse<AdminCommentResponse>.self).items.first?.article.hidden == true)
 
         let revoked = try app.send("DELETE", "/api/v1/admin/authors/\(author.id)", token: staff)
-        #expect(revoked.status == 200 && revoked.json["is_author"] as? Bool == false)
+        #expect(revoked.status == 200, "\(revoked.text)")
+        #expect(try revoked.decode(AuthorRoleResponse.self).isAuthor == false)
         let refused = try app.send("POST", "/api/v1/articles", json: ["title": "再发", "content": "x"], token: author.token)
         #expect(refused.status == 403 && refused.errorCode == "not_an_author")
 
