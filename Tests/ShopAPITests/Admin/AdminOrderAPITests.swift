@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 import ShopTestSupport
 import Testing
 @testable import ShopCore
@@ -52,20 +53,23 @@ struct AdminOrderAPITests {
 
         let shipped = try a.post("/\(order.number)/ship", nil, as: florist)
         #expect(shipped.status == 200, "\(shipped.text)")
-        #expect(shipped.json["status"] as? String == "shipped")
-        #expect(shipped.json["shipment"] is NSNull)
+        let shippedOrder = try shipped.decode(OrderResponse.self)
+        #expect(shippedOrder.status == .shipped)
+        // `shipment` is an `ExplicitNull`: it decodes only when the key is there, so nil means an explicit null.
+        #expect(shippedOrder.shipment == nil)
         a.app.clock.advance(by: 1_800)
         let delivered = try a.post("/\(order.number)/deliver", ["photo_url": "/media/ab/door.jpg"], as: florist)
         #expect(delivered.status == 200, "\(delivered.text)")
-        #expect(delivered.json["status"] as? String == "delivered")
-        #expect(delivered.json["delivery_photo_url"] as? String == "/media/ab/door.jpg")
+        let deliveredOrder = try delivered.decode(OrderResponse.self)
+        #expect(deliveredOrder.status == .delivered)
+        #expect(deliveredOrder.deliveryPhotoURL == "/media/ab/door.jpg")
 
-        let mine = try a.app.send("GET", "/api/v1/orders/\(order.id.rawValue)", token: a.s.token).json
-        #expect(mine["status"] as? String == "delivered")
-        #expect(mine["delivered_at"] as? String == delivered.json["delivered_at"] as? String)
-        #expect(mine["delivered_at"] is String)
+        let mine = try a.app.send("GET", "/api/v1/orders/\(order.id.rawValue)", token: a.s.token).decode(OrderResponse.self)
+        #expect(mine.status == .delivered)
+        #expect(mine.deliveredAt == deliveredOrder.deliveredAt)
+        #expect(mine.deliveredAt != nil)
         let confirmed = try a.app.send("POST", "/api/v1/orders/\(order.id.rawValue)/confirm-receipt", token: a.s.token)
-        #expect(confirmed.json["status"] as? String == "completed")
+        #expect(try confirmed.decode(OrderResponse.self).status == .completed)
 
         let audit = try a.audit(order.number)
         #expect(audit.map(\.action) == ["order.ship", "order.deliver"])
@@ -78,6 +82,7 @@ struct AdminOrderAPITests {
         let service = try a.app.staffToken(.service)
         let order = try a.paidOrder()
 
+        // Untyped on purpose: an empty request body.
         let early = try a.post("/\(order.number)/deliver", [String: Any](), as: florist)
         #expect(early.status == 409 && early.errorCode == "order_state_conflict", "\(early.text)")
         #expect(try a.post("/20990101000000/ship", nil, as: florist).status == 404)
@@ -96,8 +101,9 @@ struct AdminOrderAPITests {
 
         let refund = try a.post("/\(order.number)/refund", ["amount_cents": 2_900, "reason": "少了一枝"], as: service)
         #expect(refund.status == 201, "\(refund.text)")
-        let number = try #require(refund.json["number"] as? String)
-        #expect(refund.json["amount_cents"] as? Int == 2_900)
+        let refunded = try refund.decode(AdminRefundResponse.self)
+        let number = refunded.number
+        #expect(refunded.amountCents == 2_900)
         a.waitForRefunds(1)
         #expect(a.gateway.refund(number)?.refundFee == 2_900)
 
@@ -109,16 +115,17 @@ struct AdminOrderAPITests {
 
         let detail = try a.get("/\(order.number)", as: service)
         #expect(detail.status == 200)
-        #expect(detail.json["buyer_phone"] as? String == "13900000001")
-        #expect(detail.json["status"] as? String == "paid")
-        let refunds = try #require(detail.json["refunds"] as? [[String: Any]])
-        #expect(refunds.map { $0["number"] as? String } == [number])
-        #expect(refunds.first?["reason"] as? String == "少了一枝")
-        #expect((detail.json["payments"] as? [[String: Any]])?.map { $0["status"] as? String } == ["succeeded"])
+        let shown = try detail.decode(AdminOrderDetailResponse.self).body
+        #expect(shown.own.buyerPhone == "13900000001")
+        #expect(shown.shared.status == .paid)
+        let refunds = shown.own.refunds
+        #expect(refunds.map(\.number) == [number])
+        #expect(refunds.first?.reason == "少了一枝")
+        #expect(shown.own.payments.map(\.status) == [.succeeded])
 
         // the rest goes back with the cancel, through the same machinery as a buyer's cancel
         let cancelled = try a.post("/\(order.number)/cancel", ["reason": "缺货"], as: service)
-        #expect(cancelled.json["status"] as? String == "refunding", "\(cancelled.text)")
+        #expect((try? cancelled.decode(OrderResponse.self))?.status == .refunding, "\(cancelled.text)")
         a.waitForRefunds(2)
         #expect(a.gateway.allRefunds.values.map(\.refundFee).sorted() == [2_900, 10_000])
         #expect(try a.audit(order.number).map(\.action) == ["order.refund", "order.cancel"])
@@ -133,17 +140,19 @@ struct AdminOrderAPITests {
 
         let all = try a.get("", as: florist)
         #expect(all.status == 200)
-        #expect((all.json["items"] as? [[String: Any]])?.map { $0["number"] as? String } == [paid.number, unpaid.number])
-        #expect(all.json["total"] as? Int == 2 && all.json["per_page"] as? Int == 20)
+        let allPage = try all.decode(PageResponse<OrderResponse>.self)
+        #expect(allPage.items.map(\.number) == [paid.number, unpaid.number])
+        #expect(allPage.total == 2 && allPage.perPage == 20)
         let byStatus = try a.get("", query: ["status": "pending_payment", "q": "0001"], as: florist)
-        #expect((byStatus.json["items"] as? [[String: Any]])?.map { $0["number"] as? String } == [unpaid.number])
+        #expect(try byStatus.decode(PageResponse<OrderResponse>.self).items.map(\.number) == [unpaid.number])
         #expect(try a.get("", query: ["status": "lost"], as: florist).status == 400)
         #expect(try a.get("", query: ["from": "2026-13-01"], as: florist).status == 400)
 
         let note = try a.post("/\(paid.number)/notes", ["text": "买家要求下午送"], as: florist)
-        #expect(note.status == 201 && note.json["author"] as? String == "florist", "\(note.text)")
+        #expect(note.status == 201, "\(note.text)")
+        #expect(try note.decode(AdminOrderNoteResponse.self).author == "florist")
         #expect(try a.post("/\(paid.number)/notes", ["text": ""], as: florist).status == 400)
-        let notes = try a.get("/\(paid.number)", as: florist).json["notes"] as? [[String: Any]]
-        #expect(notes?.map { $0["text"] as? String } == ["买家要求下午送"])
+        let notes = try a.get("/\(paid.number)", as: florist).decode(AdminOrderDetailResponse.self).body.own.notes
+        #expect(notes.map(\.text) == ["买家要求下午送"])
     }
 }
