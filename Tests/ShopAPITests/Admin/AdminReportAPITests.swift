@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -12,13 +13,15 @@ struct AdminReportAPITests {
         let staff = try app.staffToken(.manager)
         let response = try app.send("GET", "/api/v1/admin/reports/sales", query: ["from": "2026-11-29", "to": "2026-12-01"], token: staff)
         #expect(response.status == 200, "\(response.text)")
-        #expect(response.json["from"] as? String == "2026-11-29" && response.json["to"] as? String == "2026-12-01")
-        #expect(response.json["timezone"] as? String == "Asia/Shanghai")
-        let items = try #require(response.json["items"] as? [[String: Any]])
-        #expect(items.map { $0["date"] as? String } == ["2026-11-29", "2026-11-30", "2026-12-01"])
+        let report = try response.decode(SalesReportResponse.self)
+        #expect(report.from == "2026-11-29" && report.to == "2026-12-01")
+        #expect(report.timezone == "Asia/Shanghai")
+        #expect(report.items.map(\.date) == ["2026-11-29", "2026-11-30", "2026-12-01"])
+        #expect(report.items.allSatisfy { $0.orders == 0 && $0.paidCents == 0 })
+        // Untyped on purpose: the key sets of each day and of the total (a decoder ignores extra keys).
         let keys: Set<String> = ["date", "orders", "items", "paid_cents", "refunded_cents"]
-        #expect(items.allSatisfy { Set($0.keys) == keys && $0["orders"] as? Int == 0 && $0["paid_cents"] as? Int == 0 })
-        #expect((response.json["total"] as? [String: Any]).map { Set($0.keys) } == keys.subtracting(["date"]))
+        #expect(response.keysOfEach("items") == Array(repeating: keys, count: 3))
+        #expect(response.keys(of: "total") == keys.subtracting(["date"]))
     }
 
     @Test func badDaysAndRangesAre400NamingTheField() throws {
@@ -52,14 +55,14 @@ struct AdminReportAPITests {
         #expect(try app.send("GET", "/api/v1/admin/reports/sales", token: florist).status == 403)
         let response = try app.send("GET", "/api/v1/admin/reports/deliveries", query: ["date": "2026-12-03"], token: florist)
         #expect(response.status == 200, "\(response.text)")
-        #expect(response.json["date"] as? String == "2026-12-03" && response.json["total"] as? Int == 2)
-        let items = try #require(response.json["items"] as? [[String: Any]])
-        #expect(items.count == 1 && items.first?["slot"] as? String == "morning" && items.first?["status"] as? String == "paid"
-                && items.first?["orders"] as? Int == 2, "\(items)")
-        let slots = try #require(response.json["slots"] as? [[String: Any]])
-        #expect(slots.map { $0["slot"] as? String } == ["morning", "afternoon", "evening"])
-        #expect(slots.map { $0["orders"] as? Int } == [2, 0, 0])
+        let report = try response.decode(DeliveriesReportResponse.self)
+        #expect(report.date == "2026-12-03" && report.total == 2)
+        let items = report.items
+        #expect(items.count == 1 && items.first?.slot == .morning && items.first?.status == .paid && items.first?.orders == 2,
+                "\(response.text)")
+        #expect(report.slots.map(\.slot) == [.morning, .afternoon, .evening])
+        #expect(report.slots.map(\.orders) == [2, 0, 0])
         let otherDay = try app.send("GET", "/api/v1/admin/reports/deliveries", query: ["date": "2026-12-04"], token: florist)
-        #expect(otherDay.json["total"] as? Int == 0)
+        #expect(try otherDay.decode(DeliveriesReportResponse.self).total == 0)
     }
 }
