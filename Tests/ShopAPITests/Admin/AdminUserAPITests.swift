@@ -24,8 +24,9 @@ struct AdminUserAPITests {
         let banned = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": "广告刷屏"], token: staff,
                                   headers: [("X-Request-Id", "req-ban-1")])
         #expect(banned.status == 200, "\(banned.text)")
-        #expect(banned.json["banned"] as? Bool == true && banned.json["ban_reason"] as? String == "广告刷屏")
-        #expect(banned.json["phone"] as? String == "13800138000")
+        let bannedUser = try banned.decode(AdminUserResponse.self)
+        #expect(bannedUser.banned == true && bannedUser.banReason == "广告刷屏")
+        #expect(bannedUser.phone == "13800138000")
         #expect(try app.send("GET", "/api/v1/me", token: buyerToken).status == 401)
         let refused = try login(app, "13800138000")
         #expect(refused.status == 403 && refused.errorCode == "account_banned")
@@ -34,11 +35,15 @@ struct AdminUserAPITests {
                 == "This account has been banned and cannot sign in; contact customer service if you think this is wrong.")
 
         let again = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": "再次"], token: staff)
-        #expect(again.status == 200 && again.json["banned_at"] as? String == banned.json["banned_at"] as? String)
+        #expect(again.status == 200, "\(again.text)")
+        #expect(try again.decode(AdminUserResponse.self).bannedAt == bannedUser.bannedAt)
 
         let unbanned = try app.send("POST", "/api/v1/admin/users/\(id)/unban", token: staff)
-        #expect(unbanned.status == 200 && unbanned.json["banned"] as? Bool == false)
-        #expect(unbanned.json.keys.contains("banned_at") && unbanned.json["banned_at"] is NSNull)
+        #expect(unbanned.status == 200, "\(unbanned.text)")
+        let unbannedUser = try unbanned.decode(AdminUserResponse.self)
+        #expect(unbannedUser.banned == false)
+        // `banned_at` is an `ExplicitNull`: it decodes only when the key is there, so nil means an explicit null.
+        #expect(unbannedUser.bannedAt == nil)
         #expect(try login(app, "13800138000").status == 200)
 
         let audit = try app.shop.audit.entries(AuditFilter(target: "user:\(id)"), page: PageRequest()).items
@@ -53,12 +58,12 @@ struct AdminUserAPITests {
         let staff = try app.staffToken(.service)
         let found = try app.send("GET", "/api/v1/admin/users", query: ["q": "tulip"], token: staff)
         #expect(found.status == 200)
-        let items = try #require(found.json["items"] as? [[String: Any]])
-        #expect(items.map { $0["phone"] as? String } == ["13900139000"])
-        #expect(found.json["total"] as? Int == 1 && found.json["per_page"] as? Int == 20)
+        let foundPage = try found.decode(PageResponse<AdminUserResponse>.self)
+        #expect(foundPage.items.map(\.phone) == ["13900139000"])
+        #expect(foundPage.total == 1 && foundPage.perPage == 20)
         let all = try app.send("GET", "/api/v1/admin/users", query: ["q": "138", "per_page": "1"], token: staff)
-        #expect((all.json["items"] as? [[String: Any]])?.first?["phone"] as? String == "13800138000")
-        #expect(try app.send("GET", "/api/v1/me", token: token).json["phone"] as? String == "138****8000")
+        #expect(try all.decode(PageResponse<AdminUserResponse>.self).items.first?.phone == "13800138000")
+        #expect(try app.send("GET", "/api/v1/me", token: token).decode(UserResponse.self).phone == "138****8000")
     }
 
     @Test func aBadBanIsRefusedInTheErrorShapeAndChangesNothing() throws {
@@ -67,6 +72,7 @@ struct AdminUserAPITests {
         let staff = try app.staffToken(.manager)
         let long = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: ["reason": String(repeating: "长", count: 201)], token: staff)
         #expect(long.status == 400 && long.errorCode == "validation_failed" && long.error?.field == "reason")
+        // Untyped on purpose: an empty request body.
         let missing = try app.send("POST", "/api/v1/admin/users/\(id)/ban", json: [String: Any](), token: staff)
         #expect(missing.status == 400 && missing.error?.field == "reason")
         let nobody = try app.send("POST", "/api/v1/admin/users/99999/ban", json: ["reason": "x"], token: staff)
