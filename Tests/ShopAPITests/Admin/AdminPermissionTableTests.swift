@@ -41,6 +41,7 @@ struct AdminPermissionTableTests {
         let tokens = try Dictionary(uniqueKeysWithValues: StaffRole.allCases.map { ($0, try app.staffToken($0)) })
         for entry in Self.entries where entry.pattern != "/admin/auth/logout" {
             for role in StaffRole.allCases {
+                // Untyped on purpose: an empty request body.
                 let body: Any? = ["POST", "PATCH", "PUT"].contains(entry.method) ? [String: Any]() : nil
                 let response = try app.send(entry.method, Self.path(entry.pattern), json: body, token: tokens[role])
                 let allowed = entry.permission.map(role.may) ?? true
@@ -60,6 +61,7 @@ struct AdminPermissionTableTests {
         let buyer = try app.token(for: "13800138000")
         for entry in Self.entries {
             for token in [nil, buyer, "not-a-token"] {
+                // Untyped on purpose: an empty request body.
                 let response = try app.send(entry.method, Self.path(entry.pattern), json: entry.method == "GET" ? nil : [String: Any](),
                                             token: token)
                 #expect(response.status == 401 && response.errorCode == "unauthorized",
