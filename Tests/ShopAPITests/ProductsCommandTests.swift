@@ -1,5 +1,7 @@
 import Foundation
+import HTTP
 import SQL
+@testable import ShopAPI
 @testable import ShopCore
 import ShopTestSupport
 import Testing
@@ -93,9 +95,9 @@ struct ProductsCommandTests {
         let (_, low) = try Self.run(["products", "list", "--low-stock", "0", "--format", "csv"], shop: shop)
         #expect(low.hasPrefix("\u{FEFF}PRODUCT,SKU,") && low.contains("P2-S1") && !low.contains("P1-S1"), "\(low)")
         let (_, json) = try Self.run(["products", "list", "--status", "on_sale", "--format", "json"], shop: shop)
-        let items = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
-        #expect(items.map { $0["code"] as? String } == ["P1"])
-        #expect((items.first?["skus"] as? [[String: Any]])?.map { $0["stock"] as? Int } == [10, 2])
+        let items = try JSON.decoder().decode([AdminProductResponse].self, from: Data(json.utf8))
+        #expect(items.map(\.code) == ["P1"])
+        #expect(items.first?.skus.map(\.stock) == [10, 2])
         let (bad, badOutput) = try Self.run(["products", "list", "--format", "xml"], shop: shop)
         #expect(bad == 2 && badOutput.contains("--format must be table, csv or json"), "\(badOutput)")
     }
