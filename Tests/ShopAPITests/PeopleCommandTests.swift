@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+@testable import ShopAPI
 @testable import ShopCore
 import ShopTestSupport
 import Testing
@@ -43,7 +44,7 @@ struct PeopleCommandTests {
         let buyer = try app.orderBuyer("13900000001")
         let placed = try app.orderPlace(buyer, key: "k1", app.orderBuyNowBody(buyer, [(sku, 3)]))
         #expect(try app.orderPaid(try #require(placed.orderID)))
-        let total = try #require(placed.json["total_cents"] as? Int)
+        let total = try #require(placed.order?.totalCents)
         let range = ["--from", "2026-11-29", "--to", "2026-12-01"]
 
         let (tableStatus, table) = try CLI.run(["sales"] + range, database: app.shop.config)
@@ -57,11 +58,18 @@ struct PeopleCommandTests {
 
         let (jsonStatus, json) = try CLI.run(["sales"] + range + ["--format", "json"], database: app.shop.config)
         #expect(jsonStatus == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        let days = try #require(object["items"] as? [[String: Any]])
-        #expect(days.map { $0["date"] as? String } == ["2026-11-29", "2026-11-30", "2026-12-01"])
-        #expect(days[1]["orders"] as? Int == 1 && days[1]["items"] as? Int == 3 && days[1]["paid_cents"] as? Int == total)
-        #expect((object["total"] as? [String: Any])?["paid_cents"] as? Int == total)
+        // The API's days and total; the command's JSON has no `timezone`, so not the whole `SalesReportResponse`.
+        struct SalesJSON: Decodable {
+            let from: String
+            let to: String
+            let items: [SalesReportResponse.Day]
+            let total: SalesFiguresResponse
+        }
+        let object = try JSON.decoder().decode(SalesJSON.self, from: Data(json.utf8))
+        let days = object.items
+        #expect(days.map(\.date) == ["2026-11-29", "2026-11-30", "2026-12-01"])
+        #expect(days[1].orders == 1 && days[1].items == 3 && days[1].paidCents == total)
+        #expect(object.total.paidCents == total)
 
         for (arguments, message) in [(["sales", "--from", "2026-12-02", "--to", "2026-12-01"], "from must not be more than"),
                                      (["sales", "--from", "12/01"], "--from must be a day written YYYY-MM-DD"),
