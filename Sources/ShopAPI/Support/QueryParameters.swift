@@ -2,11 +2,20 @@ import HTTP
 import ShopCore
 
 extension Request {
-    /// An optional whole-number query parameter; anything else is a 400 naming it.
+    /// An optional whole-number query parameter; anything else is a 400 naming it. A whole
+    /// number written with a zero fraction (`7.0`) is one, as JSON Schema's `integer` counts it.
     func queryInt(_ name: String) throws -> Int64? {
         guard let text = query[name], !text.isEmpty else { return nil }
-        guard let value = Int64(text) else { throw ValidationError(name, .wholeNumber) }
+        guard let value = Self.wholeNumber(text) else { throw ValidationError(name, .wholeNumber) }
         return value
+    }
+
+    /// `text` as a whole number: digits with an optional sign, optionally `.0…` after them.
+    static func wholeNumber(_ text: String) -> Int64? {
+        if let value = Int64(text) { return value }
+        guard let dot = text.firstIndex(of: "."), case let fraction = text[text.index(after: dot)...],
+              !fraction.isEmpty, fraction.allSatisfy({ $0 == "0" }) else { return nil }
+        return Int64(text[..<dot])
     }
 
     /// An optional query parameter that must be one of an enum's raw values.
