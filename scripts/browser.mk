@@ -2,7 +2,7 @@
 # Included from the Makefile; needs the Debian packages below (installed by bootstrap.sh as root)
 # and selenium from PyPI in a virtualenv at .venv-browser.
 # fonts-wqy-microhei: a small CJK font, so the screenshots show Chinese rather than empty boxes.
-# ADMIN_BROWSER_TEST=1 make test-browser adds the operators' desk (/admin) steps (scripts/browser_admin.py).
+# The run ends with the operators' desk (/admin, scripts/browser_admin.py); ADMIN_BROWSER_TEST=0 leaves it out.
 SWIFT ?= swift
 BROWSER_PACKAGES := chromium chromium-driver python3-venv fonts-wqy-microhei
 BROWSER_VENV := .venv-browser

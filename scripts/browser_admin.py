@@ -1,7 +1,6 @@
 """The operators' desk (`/admin`, issue 30) in the browser test: steps mixed into browser_test.Run.
 
-Off unless ADMIN_BROWSER_TEST=1 (the admin API lands on other branches first; the lead turns
-this on once they are merged). When on, every step below runs; none is skipped. They run after
+On by default (ADMIN_BROWSER_TEST=0 leaves them out); every step below runs, none is skipped. They run after
 the storefront's steps, on the same shop: its buyer, their paid order and the product they saw.
 
 Three staff accounts are made with `shop staff add NAME --role ROLE --password-stdin` against
@@ -37,7 +36,7 @@ def configure(*, step_failure, shop, phone, desktop, product_title):
     global StepFailure, SHOP, PHONE, DESKTOP, PRODUCT_TITLE
     StepFailure, SHOP, PHONE, DESKTOP, PRODUCT_TITLE = step_failure, shop, phone, desktop, product_title
 
-ENABLED = os.environ.get("ADMIN_BROWSER_TEST") == "1"
+ENABLED = os.environ.get("ADMIN_BROWSER_TEST", "1") != "0"
 EXTRA_SECONDS = 150          # added to the run's time limit when these steps are on
 
 # username → (role, password); passwords are 10+ characters as `shop staff` requires.
