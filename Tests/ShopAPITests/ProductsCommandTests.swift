@@ -70,8 +70,8 @@ struct ProductsCommandTests {
         #expect(entry.actor == "cli:florence" && entry.action == "sku.update" && entry.staffID == nil)
 
         let (offSale, offOutput) = try Self.run(["products", "set", "P1-S2", "--status", "off_sale"], shop: shop)
-        #expect(offSale == 0, "\(offOutput)")
-        #expect(throws: CatalogError.productNotFound) { try shop.shop.catalog.product(product.id) }
+        #expect(offSale == 0 && offOutput.contains("off_sale"), "\(offOutput)")
+        #expect(try shop.shop.catalog.product(product.id).skus.map(\.code) == ["P1-S1"])
 
         for (arguments, message) in [(["products", "set", "P1-S1"], "give at least one of"),
                                      (["products", "set", "P1-S1", "--price", "-1"], "--price must be"),
@@ -106,17 +106,49 @@ struct ProductsCommandTests {
     func importingTheExportedFileChangesNothing() throws {
         let shop = try TestShop()
         try Self.seed(shop)
-        _ = try shop.shop.catalogAdmin.updateSKU(code: "P1-S2", SKUChanges(priceCents: 18_800, stock: .delta(3)),
+        _ = try shop.shop.catalogAdmin.updateSKU(code: "P1-S2", SKUChanges(priceCents: 18_800, stock: .delta(3), status: .offSale),
                                                   by: .commandLine(user: "test"))
         let file = shop.directory.appendingPathComponent("export.csv").path
         let (status, output) = try Self.run(["products", "export", file], shop: shop)
         #expect(status == 0 && output.contains("exported 2 products and 3 SKUs"), "\(output)")
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(exported.contains(",delivery,sku_status\r\n") && exported.contains("P1-S2") , "\(exported)")
         let before = try Self.catalogRows(shop)
         let (imported, importOutput) = try Self.run(["import", "catalog", file], shop: shop)
         #expect(imported == 0, "\(importOutput)")
         #expect(importOutput.contains("products: created=0 updated=0 unchanged=2"), "\(importOutput)")
         #expect(importOutput.contains("skus: created=0 updated=0 unchanged=3 invalid=0"), "\(importOutput)")
         #expect(try Self.catalogRows(shop) == before)
+        let skuStatus = try shop.pool.read { db in try db.scalar("SELECT status FROM skus WHERE code = 'P1-S2'", as: String.self) }
+        #expect(skuStatus == "off_sale")
+    }
+
+    @Test(.enabled(if: binary != nil, "the shop executable is not built beside the tests"))
+    func setTakesOneSKUOffSaleAndAFileWithoutTheColumnKeepsIt() throws {
+        let shop = try TestShop()
+        try Self.seed(shop)
+        let (status, output) = try Self.run(["products", "set", "P1-S1", "--status", "off_sale"], shop: shop)
+        #expect(status == 0 && output.contains("off_sale"), "\(output)")
+        let page = try shop.shop.catalog.product(try Self.productID(shop, "P1"))
+        #expect(page.skus.map(\.code) == ["P1-S2"] && page.summary.priceCents == 19_900)
+        // Importing the seed again (no sku_status column) leaves the SKU off sale; a file that says on_sale puts it back.
+        try Self.seed(shop)
+        #expect(try shop.shop.catalog.product(try Self.productID(shop, "P1")).skus.map(\.code) == ["P1-S2"])
+        let csv = """
+            product_code,sku_code,sku_name,title,category,price,stock,sku_status
+            P1,P1-S1,11枝,红玫瑰花束,花束/玫瑰,129.00,10,on_sale
+
+            """
+        let outcome = try shop.shop.catalogImporter.importData(Array(csv.utf8), format: .csv, options: .init())
+        #expect(outcome.issues.isEmpty)
+        #expect(try shop.shop.catalog.product(try Self.productID(shop, "P1")).skus.map(\.code) == ["P1-S1", "P1-S2"])
+        do {
+            _ = try shop.shop.catalogImporter.importData(Array(csv.replacingOccurrences(of: ",on_sale", with: ",sold").utf8),
+                                                         format: .csv, options: .init())
+            Issue.record("a sku_status of \"sold\" was imported")
+        } catch ImportError.invalidRows(let issues) {
+            #expect(issues.map(\.column) == ["sku_status"], "\(issues)")
+        }
     }
 
     @Test(.enabled(if: binary != nil, "the shop executable is not built beside the tests"))

@@ -111,7 +111,7 @@ struct AdminCatalogController {
         return try .json(AdminProductResponse(product))
     }
 
-    /// Name, prices, stock (`stock` or `stock_delta`, not both) and the product's status.
+    /// Name, prices, stock (`stock` or `stock_delta`, not both) and the SKU's own sale status.
     func updateSKU(_ request: Request, _ context: Context) throws -> Response {
         let id = SKUID(try request.idParameter())
         let body = try AdminBody(request, allowed: ["name", "price_cents", "original_price_cents", "stock", "stock_delta", "status"])

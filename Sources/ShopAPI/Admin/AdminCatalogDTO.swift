@@ -11,6 +11,7 @@ public struct AdminProductResponse: Codable, Sendable {
         let priceCents: Int64
         let originalPriceCents: Int64
         let stock: Int64
+        let status: ProductStatus
 
         init(_ sku: AdminSKU) {
             id = sku.id
@@ -19,6 +20,7 @@ public struct AdminProductResponse: Codable, Sendable {
             priceCents = sku.priceCents
             originalPriceCents = sku.originalPriceCents
             stock = sku.stock
+            status = sku.status
         }
     }
 
@@ -63,7 +65,7 @@ public struct AdminProductResponse: Codable, Sendable {
     }
 }
 
-/// A SKU after `PATCH /admin/skus/{id}`: its fields, its product and the product's status.
+/// A SKU after `PATCH /admin/skus/{id}`: its fields and own status, its product and the product's status.
 struct AdminSKUUpdateResponse: Codable {
     let id: SKUID
     let productID: ProductID
@@ -73,6 +75,7 @@ struct AdminSKUUpdateResponse: Codable {
     let originalPriceCents: Int64
     let stock: Int64
     let status: ProductStatus
+    let productStatus: ProductStatus
 
     init(_ update: AdminSKUUpdate) {
         id = update.sku.id
@@ -82,7 +85,8 @@ struct AdminSKUUpdateResponse: Codable {
         priceCents = update.sku.priceCents
         originalPriceCents = update.sku.originalPriceCents
         stock = update.sku.stock
-        status = update.status
+        status = update.sku.status
+        productStatus = update.productStatus
     }
 }
 

@@ -57,7 +57,24 @@ function skuTable(product, ctx) {
       h('td', { 'data-label': t('code'), class: 'muted' }, sku.code || ''),
       h('td', { 'data-label': t('price') }, editable(sku, 'price_cents', product, ctx)),
       h('td', { 'data-label': t('stock') }, editable(sku, 'stock', product, ctx)),
-      h('td', { 'data-label': t('status') }, sku.status ? statusBadge(sku.status) : '')))));
+      h('td', { 'data-label': t('status') }, sku.status ? statusBadge(sku.status) : '', skuOnOffSale(sku, ctx))))));
+}
+
+/** One SKU on or off sale (the product and its other SKUs stay as they are). */
+function skuOnOffSale(sku, ctx) {
+  if (!ctx.may('catalog.write') || !sku.status) return null;
+  const next = sku.status === 'on_sale' ? 'off_sale' : 'on_sale';
+  return h('button', { class: 'btn tiny', type: 'button', dataset: { toggleSku: String(sku.id) },
+    onClick: (event) => {
+      const button = event.currentTarget;
+      return busy(button, async () => {
+        const changed = await patch(`/admin/skus/${sku.id}`, { status: next });
+        sku.status = changed.status;
+        toast(next === 'on_sale' ? t('put_on_sale_done') : t('taken_off_sale_done'));
+        const cell = button.closest('td');
+        if (cell) cell.replaceChildren(statusBadge(sku.status), skuOnOffSale(sku, ctx) || '');
+      });
+    } }, next === 'on_sale' ? t('put_on_sale') : t('take_off_sale'));
 }
 
 /** The product's pictures: the cover first; upload adds one, the owner of the row picks the cover. */

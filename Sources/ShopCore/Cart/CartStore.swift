@@ -14,6 +14,9 @@ struct CartStore {
         let label: SKULabel
     }
 
+    /// `on_sale` while both the SKU (`s`) and its product (`p`) are on sale: what a buyer may add and buy.
+    static let onSale: SQL = "CASE WHEN p.status = 'on_sale' AND s.status = 'on_sale' THEN 'on_sale' ELSE 'off_sale' END"
+
     static func line(_ row: Row) throws -> Line {
         Line(id: try row.decode("id"), skuID: try row.decode("sku_id"), quantity: try row.decode("quantity"))
     }
@@ -21,7 +24,7 @@ struct CartStore {
     func lines(of user: UserID, _ db: any SQLConnection) throws -> [CartLine] {
         try db.query("""
             SELECT c.id, c.sku_id, s.product_id, p.title, s.name AS sku_name, p.cover_url, s.price_cents, c.quantity,
-                   c.selected, p.status, s.stock
+                   c.selected, \(Self.onSale) AS status, s.stock
             FROM cart_items c JOIN skus s ON s.id = c.sku_id JOIN products p ON p.id = s.product_id
             WHERE c.user_id = \(user) ORDER BY c.created_at DESC, c.id DESC
             """).map { row in
@@ -49,7 +52,7 @@ struct CartStore {
     }
 
     func purchasable(_ sku: SKUID, _ db: any SQLConnection) throws -> Purchasable? {
-        try db.queryOne("SELECT p.status, s.stock, p.title, s.name FROM skus s JOIN products p ON p.id = s.product_id WHERE s.id = \(sku)")
+        try db.queryOne("SELECT \(Self.onSale) AS status, s.stock, p.title, s.name FROM skus s JOIN products p ON p.id = s.product_id WHERE s.id = \(sku)")
             .map { row in
                 Purchasable(onSale: try row.decode("status", as: ProductStatus.self) == .onSale, stock: try row.decode("stock"),
                             label: SKULabel(title: try row.decode("title"), name: try row.decode("name")))

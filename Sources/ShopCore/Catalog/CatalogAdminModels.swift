@@ -8,6 +8,8 @@ public struct AdminSKU: Sendable, Equatable, Codable {
     public let priceCents: Int64
     public let originalPriceCents: Int64
     public let stock: Int64
+    /// The SKU's own sale status: buyers see and buy it only while it and its product are on sale.
+    public let status: ProductStatus
 }
 
 /// A product as staff see it: on sale or not, with its code, category, every SKU and its stock.
@@ -143,8 +145,7 @@ public struct SKUChanges: Sendable, Equatable {
     public var priceCents: Int64?
     public var originalPriceCents: Int64?
     public var stock: StockChange?
-    /// The sale status of the SKU's product: a SKU is on sale with its product (there is no
-    /// separate SKU status in the catalogue, the import's `status` column is the product's).
+    /// The SKU's own sale status (its product's is `ProductChanges.status`).
     public var status: ProductStatus?
 
     public init(name: String? = nil, priceCents: Int64? = nil, originalPriceCents: Int64? = nil, stock: StockChange? = nil,
@@ -161,7 +162,7 @@ public struct SKUChanges: Sendable, Equatable {
 public struct AdminSKUUpdate: Sendable, Equatable, Codable {
     public let sku: AdminSKU
     public let productID: ProductID
-    public let status: ProductStatus
+    public let productStatus: ProductStatus
 }
 
 /// A category as staff see it (the audit snapshot too).

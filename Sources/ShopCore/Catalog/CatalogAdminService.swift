@@ -58,7 +58,8 @@ public struct CatalogAdminService: Sendable {
             guard let id = try writes.insertProducts([(new.code, fields)], at: now, db)[new.code] else { throw CatalogError.productNotFound }
             try writes.insertSKUs(new.skus.map { sku in
                 (sku.code, CatalogWriteStore.SKUFields(productID: id, name: sku.name, priceCents: sku.priceCents,
-                                                       originalPriceCents: sku.originalPriceCents ?? sku.priceCents, stock: sku.stock))
+                                                       originalPriceCents: sku.originalPriceCents ?? sku.priceCents, stock: sku.stock,
+                                                       status: .onSale))
             }, at: now, db)
             try search.reindex([id], db)
             guard let after = try store.product(id, db) else { throw CatalogError.productNotFound }
@@ -103,7 +104,7 @@ public struct CatalogAdminService: Sendable {
     }
 
     /// Changes a SKU (`sku.update`): name, prices, stock (set, or moved by a delta that never takes
-    /// it below 0, applied to the stock as it is at the commit, not as it was read), and its product's status.
+    /// it below 0, applied to the stock as it is at the commit, not as it was read), and its own sale status.
     public func updateSKU(_ id: SKUID, _ changes: SKUChanges, by actor: StaffActor) throws -> AdminSKUUpdate {
         try updateSKU(changes, by: actor) { db in id }
     }
@@ -132,7 +133,7 @@ public struct CatalogAdminService: Sendable {
             let id = try find(db)
             guard let productID = try store.lockSKU(id, at: now, db), try store.lockProduct(productID, at: now, db),
                   let sku = try store.sku(id, db), let product = try store.product(productID, db) else { throw CatalogAdminError.skuNotFound }
-            let before = AdminSKUUpdate(sku: sku, productID: productID, status: product.status)
+            let before = AdminSKUUpdate(sku: sku, productID: productID, productStatus: product.status)
             if let name, name != sku.name, try store.skuNameTaken(name, product: productID, except: id, db) {
                 throw ValidationError("name", .oneOf, ["choices": CatalogAdminRules.distinctNames])
             }
@@ -149,12 +150,11 @@ public struct CatalogAdminService: Sendable {
                 }
             case nil: break
             }
-            if let status = changes.status, status != product.status {
-                try store.setStatus(status, of: productID, at: now, db)
-                try search.reindex([productID], db)
+            if let status = changes.status, status != sku.status {
+                try store.setSKUStatus(status, of: id, db)
             }
             guard let changed = try store.sku(id, db) else { throw CatalogAdminError.skuNotFound }
-            let after = AdminSKUUpdate(sku: changed, productID: productID, status: changes.status ?? product.status)
+            let after = AdminSKUUpdate(sku: changed, productID: productID, productStatus: product.status)
             try audit.record(actor, "sku.update", target: "sku:\(id)", before: before, after: after, at: now, db)
             return after
         }

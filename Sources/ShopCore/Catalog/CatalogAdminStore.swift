@@ -56,7 +56,7 @@ struct CatalogAdminStore {
         guard !ids.isEmpty else { return [] }
         var skus: [ProductID: [AdminSKU]] = [:]
         for row in try db.query("""
-            SELECT id, product_id, code, name, price_cents, original_price_cents, stock FROM skus
+            SELECT id, product_id, code, name, price_cents, original_price_cents, stock, status FROM skus
             WHERE product_id IN (\(list: ids)) ORDER BY price_cents, id
             """) {
             skus[try row.decode("product_id"), default: []].append(try Self.sku(row))
@@ -84,7 +84,7 @@ struct CatalogAdminStore {
     static func sku(_ row: Row) throws -> AdminSKU {
         AdminSKU(id: try row.decode("id"), code: try row.decode("code"), name: try row.decode("name"),
                  priceCents: try row.decode("price_cents"), originalPriceCents: try row.decode("original_price_cents"),
-                 stock: try row.decode("stock"))
+                 stock: try row.decode("stock"), status: try row.decode("status"))
     }
 
     /// `text` with LIKE's wildcards and the escape character taken literally.
@@ -116,7 +116,7 @@ struct CatalogAdminStore {
     }
 
     func sku(_ id: SKUID, _ db: any SQLConnection) throws -> AdminSKU? {
-        try db.queryOne("SELECT id, code, name, price_cents, original_price_cents, stock FROM skus WHERE id = \(id)").map(Self.sku)
+        try db.queryOne("SELECT id, code, name, price_cents, original_price_cents, stock, status FROM skus WHERE id = \(id)").map(Self.sku)
     }
 
     func productCodeTaken(_ code: String, except id: ProductID?, _ db: any SQLConnection) throws -> Bool {
@@ -154,6 +154,11 @@ struct CatalogAdminStore {
 
     func setStatus(_ status: ProductStatus, of id: ProductID, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("UPDATE products SET status = \(status), updated_at = \(now) WHERE id = \(id)")
+    }
+
+    /// A SKU's own sale status (its product's list price and stock follow, by trigger).
+    func setSKUStatus(_ status: ProductStatus, of id: SKUID, _ db: any SQLConnection) throws {
+        try db.run("UPDATE skus SET status = \(status) WHERE id = \(id)")
     }
 
     /// Whether another SKU of the product has this name.

@@ -26,6 +26,7 @@ public struct CatalogExport: Sendable {
                     product.code, sku.code, sku.name, product.title, product.subtitle, product.categoryPath,
                     Money.yuan(fromCents: sku.priceCents), Money.yuan(fromCents: sku.originalPriceCents), String(sku.stock),
                     product.description, product.coverURL, images, attributes, product.status.rawValue, product.delivery.rawValue,
+                    sku.status.rawValue,
                 ]))
                 skus += 1
             }

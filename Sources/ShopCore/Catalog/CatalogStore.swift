@@ -140,7 +140,8 @@ struct CatalogStore {
         let images = try db.query("SELECT url FROM product_images WHERE product_id = \(id) ORDER BY position")
             .map { try $0.decode("url", as: String.self) }
         let skus = try db.query("""
-            SELECT id, code, name, price_cents, original_price_cents, stock FROM skus WHERE product_id = \(id) ORDER BY price_cents, id
+            SELECT id, code, name, price_cents, original_price_cents, stock FROM skus WHERE product_id = \(id) AND status = 'on_sale'
+            ORDER BY price_cents, id
             """)
             .map { row in
                 SKU(id: try row.decode("id"), code: try row.decode("code"), name: try row.decode("name"),

@@ -22,6 +22,7 @@ struct CatalogWriteStore {
         var priceCents: Int64
         var originalPriceCents: Int64
         var stock: Int64
+        var status: ProductStatus
     }
 
     /// The id of the category at `path`, creating it and any missing ancestors.
@@ -119,13 +120,14 @@ struct CatalogWriteStore {
         guard !codes.isEmpty else { return [:] }
         var found: [String: (id: SKUID, fields: SKUFields)] = [:]
         for row in try db.query("""
-            SELECT id, code, product_id, name, price_cents, original_price_cents, stock FROM skus WHERE code IN (\(Self.inList(codes)))
+            SELECT id, code, product_id, name, price_cents, original_price_cents, stock, status FROM skus
+            WHERE code IN (\(Self.inList(codes)))
             """) {
             found[try row.decode("code")] = (
                 try row.decode("id"),
                 SKUFields(productID: try row.decode("product_id"), name: try row.decode("name"),
                           priceCents: try row.decode("price_cents"), originalPriceCents: try row.decode("original_price_cents"),
-                          stock: try row.decode("stock")))
+                          stock: try row.decode("stock"), status: try row.decode("status")))
         }
         return found
     }
@@ -134,10 +136,10 @@ struct CatalogWriteStore {
     func insertSKUs(_ skus: [(code: String, fields: SKUFields)], at now: Int64, _ db: any SQLConnection) throws {
         for range in Self.chunks(skus.count) {
             let values = Self.valuesList(skus[range]) { code, fields in
-                [fields.productID, code, fields.name, fields.priceCents, fields.originalPriceCents, fields.stock, now, now]
+                [fields.productID, code, fields.name, fields.priceCents, fields.originalPriceCents, fields.stock, fields.status, now, now]
             }
             try db.run("""
-                INSERT INTO skus (product_id, code, name, price_cents, original_price_cents, stock, created_at, updated_at)
+                INSERT INTO skus (product_id, code, name, price_cents, original_price_cents, stock, status, created_at, updated_at)
                 VALUES \(values)
                 """)
         }
@@ -146,7 +148,8 @@ struct CatalogWriteStore {
     func updateSKU(_ id: SKUID, _ fields: SKUFields, at now: Int64, _ db: any SQLConnection) throws {
         try db.run("""
             UPDATE skus SET product_id = \(fields.productID), name = \(fields.name), price_cents = \(fields.priceCents),
-                original_price_cents = \(fields.originalPriceCents), stock = \(fields.stock), updated_at = \(now)
+                original_price_cents = \(fields.originalPriceCents), stock = \(fields.stock), status = \(fields.status),
+                updated_at = \(now)
             WHERE id = \(id)
             """)
     }

@@ -147,9 +147,11 @@ struct CatalogImportSession {
         var inserts: [(code: String, fields: CatalogWriteStore.SKUFields)] = []
         for row in rows {
             guard let productID = productIDs[row.productCode] else { throw CatalogError.productNotFound }
+            let current = existing[row.skuCode]
             let fields = CatalogWriteStore.SKUFields(productID: productID, name: row.skuName, priceCents: row.priceCents,
-                                                     originalPriceCents: row.originalPriceCents, stock: row.stock)
-            guard let current = existing[row.skuCode] else {
+                                                     originalPriceCents: row.originalPriceCents, stock: row.stock,
+                                                     status: row.skuStatus ?? current?.fields.status ?? .onSale)
+            guard let current else {
                 inserts.append((row.skuCode, fields))
                 continue
             }

@@ -19,6 +19,9 @@ struct CatalogRow: Sendable, Equatable {
     /// Canonical JSON text of the attributes object.
     let attributes: String
     let status: ProductStatus
+    /// The SKU's own sale status; nil (the column missing or empty) keeps an existing SKU's and
+    /// puts a new one on sale, so files written before the column existed change no SKU's status.
+    let skuStatus: ProductStatus?
     /// `same_day` (the default when the column is missing or empty) or `next_day`.
     let delivery: DeliveryKind
 }
@@ -26,7 +29,7 @@ struct CatalogRow: Sendable, Equatable {
 /// Checks one raw record against the columns of API.md; every problem becomes an `ImportIssue`.
 struct CatalogRowValidator {
     static let columns = ["product_code", "sku_code", "sku_name", "title", "subtitle", "category", "price",
-                          "original_price", "stock", "description", "cover_url", "image_urls", "attributes", "status", "delivery"]
+                          "original_price", "stock", "description", "cover_url", "image_urls", "attributes", "status", "delivery", "sku_status"]
     static let required: Set<String> = ["product_code", "sku_code", "title", "category", "price", "stock"]
     /// The name of a SKU whose row gives none: a product with one variant needs no variant name.
     static let defaultSKUName = "默认"
@@ -171,13 +174,18 @@ struct CatalogRowValidator {
         let delivery = deliveryText.isEmpty ? .sameDay : DeliveryKind(rawValue: deliveryText)
         if delivery == nil { fail("delivery", "must be same_day or next_day, not \"\(deliveryText)\"") }
 
+        let skuStatusText = text("sku_status", max: 20)
+        let skuStatus = skuStatusText.isEmpty ? nil : ProductStatus(rawValue: skuStatusText)
+        if !skuStatusText.isEmpty && skuStatus == nil { fail("sku_status", "must be on_sale or off_sale, not \"\(skuStatusText)\"") }
+
         guard issues.isEmpty, let price, let original, let stock, let status, let delivery else {
             return .failure(RowIssues(issues: issues))
         }
         return .success(CatalogRow(line: raw.line, productCode: productCode, skuCode: skuCode, skuName: skuName, title: title,
                                    subtitle: subtitle, categoryPath: categoryPath, priceCents: price,
                                    originalPriceCents: original, stock: stock, description: description, coverURL: coverURL,
-                                   imageURLs: imageURLs, attributes: attributes, status: status, delivery: delivery))
+                                   imageURLs: imageURLs, attributes: attributes, status: status, skuStatus: skuStatus,
+                                   delivery: delivery))
     }
 }
 

@@ -14,7 +14,7 @@ struct StockStore {
 
     func priced(_ sku: SKUID, _ db: any SQLConnection) throws -> Priced? {
         try db.queryOne("""
-            SELECT s.product_id, p.title, s.name, s.price_cents, p.status, p.delivery FROM skus s JOIN products p ON p.id = s.product_id
+            SELECT s.product_id, p.title, s.name, s.price_cents, \(CartStore.onSale) AS status, p.delivery FROM skus s JOIN products p ON p.id = s.product_id
             WHERE s.id = \(sku)
             """).map { row in
             Priced(productID: try row.decode("product_id"), title: try row.decode("title"), skuName: try row.decode("name"),

@@ -24,7 +24,7 @@ enum ChineseHelp {
         "coupons list": "按时间倒序列出优惠券",
         "coupons disable": "停用优惠券（已使用的订单保留优惠）",
         "products list": "列出商品及其规格（在售和下架的都列出），含价格和库存",
-        "products set": "修改一个规格的价格或库存，或让其商品上架/下架",
+        "products set": "修改一个规格的价格或库存，或让该规格上架/下架",
         "products export": "把所有商品和规格按导入的列写入 CSV 文件",
         "categories list": "按路径列出分类及其 id",
         "categories rename": "重命名分类（其下分类的路径随之改变）",
@@ -235,15 +235,15 @@ enum ChineseHelp {
                                     [--status on_sale|off_sale] [--config PATH]
 
             只修改给出的项（至少一项）：--price 和 --original-price 为最多两位小数的元金额（129 或 129.90），
-            --stock 为现有库存（0 到 1000000），--status 为该规格所属商品（及其全部规格）的上架状态。
-            买家立即看到修改。修改以 cli:$USER 记入审计日志。最后显示修改后的规格。
+            --stock 为现有库存（0 到 1000000），--status 为该规格自身的上架状态（同一商品的其他规格不变；整个商品的上下架用导入文件的 status 列
+            或 PATCH /admin/products/{id}）。买家立即看到修改。修改以 cli:$USER 记入审计日志。最后显示修改后的规格。
             """,
         "products export": """
             用法：shop products export FILE [--config PATH]
 
             每个规格（在售或下架）写一行，列与 `shop import catalog` 读取的相同（product_code、sku_code、
             sku_name、title、subtitle、category、price、original_price、stock、description、cover_url、
-            image_urls、attributes、status、delivery）：可在表格软件中修改后再导入；原样导入不会改变任何内容。
+            image_urls、attributes、status、delivery、sku_status）：可在表格软件中修改后再导入；原样导入不会改变任何内容。
             UTF-8 带 BOM，RFC 4180，CRLF。FILE 已存在时被覆盖。
             """,
         "categories list": """

@@ -65,31 +65,33 @@ struct ProductsListCommand: Command {
         return 0
     }
 
-    static let header = ["PRODUCT", "SKU", "TITLE", "SKU NAME", "CATEGORY", "STATUS", "PRICE", "ORIGINAL", "STOCK"]
+    static let header = ["PRODUCT", "SKU", "TITLE", "SKU NAME", "CATEGORY", "STATUS", "SKU STATUS", "PRICE", "ORIGINAL", "STOCK"]
 
     static func rows(_ products: [AdminProduct]) -> [[String]] {
         products.flatMap { product in
             product.skus.map { sku in
-                [product.code, sku.code, product.title, sku.name, product.categoryPath, product.status.rawValue,
+                [product.code, sku.code, product.title, sku.name, product.categoryPath, product.status.rawValue, sku.status.rawValue,
                  Money.yuan(fromCents: sku.priceCents), Money.yuan(fromCents: sku.originalPriceCents), String(sku.stock)]
             }
         }
     }
 }
 
-/// `shop products set SKU_CODE`: one SKU's price or stock, or its product on or off sale; audited.
+/// `shop products set SKU_CODE`: one SKU's price or stock, or the SKU on or off sale; audited.
 struct ProductsSetCommand: Command {
     let path = ["products", "set"]
     let valuedOptions: Set<String> = ["price", "original-price", "stock", "status"]
-    let summary = "change a SKU's price or stock, or take its product on or off sale"
+    let summary = "change a SKU's price or stock, or take the SKU on or off sale"
     let usage = """
         Usage: shop products set SKU_CODE [--price YUAN] [--original-price YUAN] [--stock N]
                                  [--status on_sale|off_sale] [--config PATH]
 
         Changes only what is given (at least one): --price and --original-price in yuan with at
         most two decimals (129 or 129.90), --stock the number on hand (0 to 1000000), --status the
-        sale status of the SKU's product (all its SKUs). Buyers see the change at once. The change
-        is written to the audit log as cli:$USER. Prints the SKU as it is now.
+        SKU's own sale status (its product's other SKUs stay as they are; a whole product goes on
+        or off sale with the import's status column or PATCH /admin/products/{id}). Buyers see the
+        change at once. The change is written to the audit log as cli:$USER. Prints the SKU as it
+        is now.
         """
 
     func run(_ arguments: Arguments) throws -> Int32 {
@@ -137,7 +139,7 @@ struct ProductsExportCommand: Command {
 
         Writes one row per SKU, on sale or not, with the columns `shop import catalog` reads
         (product_code, sku_code, sku_name, title, subtitle, category, price, original_price, stock,
-        description, cover_url, image_urls, attributes, status, delivery): edit it in a spreadsheet
+        description, cover_url, image_urls, attributes, status, delivery, sku_status): edit it in a spreadsheet
         and import it back; importing it unedited changes nothing. UTF-8 with a byte order mark,
         RFC 4180, CRLF. FILE is replaced if it exists.
         """

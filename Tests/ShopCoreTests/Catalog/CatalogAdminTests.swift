@@ -150,8 +150,10 @@ struct CatalogAdminTests {
         #expect(page.summary.priceCents == 9_900)
         #expect(page.skus.first { $0.id == sku }?.stock == 6)
         let byCode = try shop.catalogAdmin.updateSKU(code: "P1-S1", SKUChanges(stock: .set(40), status: .offSale), by: staffActor)
-        #expect(byCode.sku.stock == 40 && byCode.status == .offSale)
-        #expect(throws: CatalogError.productNotFound) { try shop.catalogService.product(updated.productID) }
+        #expect(byCode.sku.stock == 40 && byCode.sku.status == .offSale && byCode.productStatus == .onSale)
+        // The product stays on sale with its other SKU, which alone gives its price and stock.
+        let rest = try shop.catalogService.product(updated.productID)
+        #expect(rest.skus.map(\.code) == ["P1-S2"] && rest.summary.priceCents == 19_900 && rest.summary.inStock)
         let audit = try shop.auditRows("sku.update")
         #expect(audit.count == 2 && audit.allSatisfy { $0.target == "sku:\(sku)" })
         #expect(audit.last?.before?.contains("\"stock\":10") == true && audit.last?.after?.contains("\"stock\":6") == true)
