@@ -362,7 +362,7 @@ struct OrderAPITests {
         let id = try #require(placed.orderID)
 
         let shown = try app.orderGet("/api/v1/orders/\(id)", token: buyer.token)
-        #expect(shown.keys == ["id", "number", "status", "items", "total_cents", "address", "note", "created_at",
+        #expect(shown.keys == ["id", "number", "status", "items", "total_cents", "delivery_fee_cents", "address", "note", "created_at",
                                     "pay_deadline", "paid_at", "shipped_at", "delivered_at", "delivery_photo_url", "completed_at",
                                     "cancelled_at", "shipment", "refund", "discount_cents", "coupon",
                                     "delivery_date", "delivery_slot", "card_message", "card_signature"])

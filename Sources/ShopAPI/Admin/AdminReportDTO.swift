@@ -44,7 +44,7 @@ struct SalesReportResponse: Codable {
     }
 }
 
-/// `{"date", "items": [{"slot", "status", "orders"}], "slots": [{"slot", "orders"}], "total"}`:
+/// `{"date", "items": [{"slot", "status", "orders"}], "slots": [{"slot", "orders", "taken"}], "total", "capacity"}`:
 /// a delivery day's paid orders by slot and status (`slot` null: any time of the day).
 struct DeliveriesReportResponse: Codable {
     struct Count: Codable {
@@ -56,17 +56,22 @@ struct DeliveriesReportResponse: Codable {
     struct SlotTotal: Codable {
         @ExplicitNull var slot: DeliverySlot?
         let orders: Int
+        /// Places of the slot's capacity taken (unpaid orders hold theirs too); 0 for any time.
+        let taken: Int
     }
 
     let date: String
     let items: [Count]
     let slots: [SlotTotal]
     let total: Int
+    /// `orders.slot_capacity`: orders a slot takes; 0 is no limit.
+    let capacity: Int
 
     init(_ report: DeliveriesReport) {
         date = report.date.description
         items = report.counts.map { Count(slot: $0.slot, status: $0.status, orders: $0.orders) }
-        slots = report.bySlot.map { SlotTotal(slot: $0.slot, orders: $0.orders) }
+        slots = report.bySlot.map { SlotTotal(slot: $0.slot, orders: $0.orders, taken: $0.slot.flatMap { report.taken[$0] } ?? 0) }
         total = report.total
+        capacity = report.capacity
     }
 }

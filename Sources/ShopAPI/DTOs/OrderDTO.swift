@@ -21,6 +21,7 @@ struct OrderResponse: Codable {
     let status: OrderStatus
     let items: [Item]
     let totalCents: Int64
+    let deliveryFeeCents: Int64
     let discountCents: Int64
     @ExplicitNull var coupon: CouponBody?
     let address: PostalAddressBody
@@ -55,6 +56,7 @@ struct OrderResponse: Codable {
         items = o.items.map { Item(skuID: $0.skuID, title: $0.title, skuName: $0.skuName, priceCents: $0.priceCents,
                                    quantity: $0.quantity) }
         totalCents = o.totalCents
+        deliveryFeeCents = o.deliveryFeeCents
         discountCents = o.discountCents
         coupon = o.coupon.map { CouponBody(code: $0.code, description: $0.description) }
         let a = o.address

@@ -8,23 +8,43 @@ import Foundation
 ///   `next_day`, and while at least one slot has not started (see `DeliverySlot`).
 /// - The last possible day is today + `maxDaysAhead` (`orders.max_days_ahead`).
 /// - `closedDates` (`orders.closed_dates`) are never offered.
+/// - On a peak day (`orders.peak_dates`: Valentine's Day, 520) nothing is delivered the same day.
+/// - A slot in `full` (its capacity taken, `orders.slot_capacity`) is not offered; a day whose
+///   slots are all full is not either.
 public struct DeliveryCalendar: Sendable {
     public let timeZone: TimeZone
     public let cutoffMinute: Int
     public let maxDaysAhead: Int
     public let closedDates: Set<CalendarDay>
+    public let peakDates: Set<MonthDay>
 
-    public init(timeZone: TimeZone, cutoffMinute: Int, maxDaysAhead: Int, closedDates: Set<CalendarDay>) {
+    public init(timeZone: TimeZone, cutoffMinute: Int, maxDaysAhead: Int, closedDates: Set<CalendarDay>,
+                peakDates: Set<MonthDay> = []) {
         self.timeZone = timeZone
         self.cutoffMinute = cutoffMinute
         self.maxDaysAhead = maxDaysAhead
         self.closedDates = closedDates
+        self.peakDates = peakDates
     }
 
     /// The calendar of the `orders.*` delivery settings, read in `timeZone` (`app.timezone`).
     public init(_ settings: Config.Orders, timeZone: TimeZone) {
         self.init(timeZone: timeZone, cutoffMinute: settings.sameDayCutoff, maxDaysAhead: settings.maxDaysAhead,
-                  closedDates: Set(settings.closedDates))
+                  closedDates: Set(settings.closedDates), peakDates: Set(settings.peakDates))
+    }
+
+    /// Whether `date` is a peak day (no same-day orders, the peak fee).
+    public func isPeak(_ date: CalendarDay) -> Bool { peakDates.contains(MonthDay(date)) }
+
+    /// The days an order placed at `now` may be delivered on, at most: today to today + `maxDaysAhead`.
+    public func window(at now: Date) -> ClosedRange<CalendarDay> {
+        let today = today(at: now)
+        return today...today.adding(days: maxDaysAhead)
+    }
+
+    /// The slots of `date` still open to an order placed at `now`, in the day's order.
+    public func openSlots(on date: CalendarDay, at now: Date, nextDayOnly: Bool, full: Set<DaySlot> = []) -> [DeliverySlot] {
+        slots(on: date, today: today(at: now), at: now, nextDayOnly: nextDayOnly, full: full)
     }
 
     /// The calendar `config` describes.
@@ -37,12 +57,12 @@ public struct DeliveryCalendar: Sendable {
 
     /// Every day an order placed at `now` can be delivered on, earliest first, with its slots.
     /// `nextDayOnly`: the order holds a `next_day` product, so today is out.
-    public func days(at now: Date, nextDayOnly: Bool) -> [DeliveryDay] {
+    public func days(at now: Date, nextDayOnly: Bool, full: Set<DaySlot> = []) -> [DeliveryDay] {
         let today = today(at: now)
         var days: [DeliveryDay] = []
         for offset in 0...maxDaysAhead {
             let date = today.adding(days: offset)
-            let slots = slots(on: date, today: today, at: now, nextDayOnly: nextDayOnly)
+            let slots = slots(on: date, today: today, at: now, nextDayOnly: nextDayOnly, full: full)
             if !slots.isEmpty { days.append(DeliveryDay(date: date, slots: slots)) }
         }
         return days
@@ -50,11 +70,11 @@ public struct DeliveryCalendar: Sendable {
 
     /// The earliest day an order placed at `now` can be delivered on; nil when every day up to
     /// `maxDaysAhead` is closed.
-    public func earliest(at now: Date, nextDayOnly: Bool) -> CalendarDay? {
+    public func earliest(at now: Date, nextDayOnly: Bool, full: Set<DaySlot> = []) -> CalendarDay? {
         let today = today(at: now)
         for offset in 0...maxDaysAhead {
             let date = today.adding(days: offset)
-            if !slots(on: date, today: today, at: now, nextDayOnly: nextDayOnly).isEmpty { return date }
+            if !slots(on: date, today: today, at: now, nextDayOnly: nextDayOnly, full: full).isEmpty { return date }
         }
         return nil
     }
@@ -63,31 +83,37 @@ public struct DeliveryCalendar: Sendable {
     /// day (that has `slot`, when one is asked for); `DeliveryUnavailable` naming the earliest
     /// possible day otherwise.
     public func resolve(_ date: CalendarDay?, slot: DeliverySlot?, at now: Date,
-                        nextDayOnly: Bool) throws(DeliveryUnavailable) -> CalendarDay {
+                        nextDayOnly: Bool, full: Set<DaySlot> = []) throws(DeliveryUnavailable) -> CalendarDay {
         let today = today(at: now)
-        let earliest = earliest(at: now, nextDayOnly: nextDayOnly)
+        let earliest = earliest(at: now, nextDayOnly: nextDayOnly, full: full)
         guard let date else {
             guard let earliest else { throw DeliveryUnavailable(field: "delivery_date", earliest: nil) }
             guard let slot else { return earliest }
             // a slot without a day: the earliest day that still has that slot
-            for offset in 0...maxDaysAhead where slots(on: today.adding(days: offset), today: today, at: now, nextDayOnly: nextDayOnly).contains(slot) {
+            for offset in 0...maxDaysAhead where slots(on: today.adding(days: offset), today: today, at: now, nextDayOnly: nextDayOnly, full: full).contains(slot) {
                 return today.adding(days: offset)
             }
             throw DeliveryUnavailable(field: "delivery_slot", earliest: earliest)
         }
-        let open = slots(on: date, today: today, at: now, nextDayOnly: nextDayOnly)
+        let open = slots(on: date, today: today, at: now, nextDayOnly: nextDayOnly, full: full)
         guard !open.isEmpty else { throw DeliveryUnavailable(field: "delivery_date", earliest: earliest) }
         if let slot, !open.contains(slot) { throw DeliveryUnavailable(field: "delivery_slot", earliest: earliest) }
         return date
     }
 
-    private func slots(on date: CalendarDay, today: CalendarDay, at now: Date, nextDayOnly: Bool) -> [DeliverySlot] {
+    private func slots(on date: CalendarDay, today: CalendarDay, at now: Date, nextDayOnly: Bool,
+                       full: Set<DaySlot>) -> [DeliverySlot] {
         guard date >= today, date <= today.adding(days: maxDaysAhead), !closedDates.contains(date) else { return [] }
-        guard date == today else { return DeliverySlot.allCases }
-        guard !nextDayOnly else { return [] }
-        let minute = minuteOfDay(now)
-        guard minute < cutoffMinute else { return [] }
-        return DeliverySlot.allCases.filter { $0.startMinute > minute }
+        let open: [DeliverySlot]
+        if date == today {
+            guard !nextDayOnly, !isPeak(date) else { return [] }
+            let minute = minuteOfDay(now)
+            guard minute < cutoffMinute else { return [] }
+            open = DeliverySlot.allCases.filter { $0.startMinute > minute }
+        } else {
+            open = DeliverySlot.allCases
+        }
+        return full.isEmpty ? open : open.filter { !full.contains(DaySlot(date: date, slot: $0)) }
     }
 
     /// Minutes since midnight at `now` in the shop's time zone.

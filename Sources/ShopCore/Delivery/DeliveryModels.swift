@@ -76,3 +76,14 @@ extension DeliveryRequest {
         self.init(date: date, slot: slot, cardMessage: cardMessage, cardSignature: cardSignature)
     }
 }
+
+/// One slot of one day: what a slot's capacity counts orders by.
+public struct DaySlot: Hashable, Sendable {
+    public let date: CalendarDay
+    public let slot: DeliverySlot
+
+    public init(date: CalendarDay, slot: DeliverySlot) {
+        self.date = date
+        self.slot = slot
+    }
+}

@@ -8,6 +8,7 @@ struct OrderLifecycle {
     private let orders = OrderStore()
     private let stock = StockStore()
     private let coupons = CouponRedemption()
+    private let slots = SlotLoadStore()
 
     /// Moves the order to `status` from the status the state machine allows before it, stamping
     /// `stamp`; false when the order was not there (another request or the sweeper got there first).
@@ -26,7 +27,8 @@ struct OrderLifecycle {
         return true
     }
 
-    /// pending_payment → cancelled; returns the stock and the coupon's use. False when the order was not pending.
+    /// pending_payment → cancelled; returns the stock, the coupon's use and the delivery slot's place.
+    /// False when the order was not pending.
     func cancel(_ id: OrderID, reason: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard try move(id, to: .cancelled, stamp: .cancelledAt, at: now, db) else {
             return false
@@ -36,11 +38,12 @@ struct OrderLifecycle {
             try stock.giveBack(item.quantity, of: item.skuID, db)
         }
         try coupons.giveBack(order: id, at: now, db)
+        try slots.release(order: id, db)
         return true
     }
 
-    /// paid → refunding: the buyer cancelled before shipping; the stock and the coupon's use return
-    /// and the units no longer count as sold. False when the order was not paid.
+    /// paid → refunding: the buyer cancelled before shipping; the stock, the coupon's use and the
+    /// delivery slot's place return and the units no longer count as sold. False when the order was not paid.
     func startRefund(_ id: OrderID, reason: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard try move(id, to: .refunding, stamp: .cancelledAt, at: now, db) else { return false }
         try orders.setCancelReason(id, reason, db)
@@ -49,6 +52,7 @@ struct OrderLifecycle {
             try stock.addSales(-item.quantity, to: item.productID, db)
         }
         try coupons.giveBack(order: id, at: now, db)
+        try slots.release(order: id, db)
         return true
     }
 

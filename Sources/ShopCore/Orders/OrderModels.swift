@@ -66,8 +66,10 @@ public struct Order: Sendable, Equatable {
     public let userID: UserID
     public let status: OrderStatus
     public let items: [OrderItem]
-    /// The lines' sum less `discountCents`.
+    /// The lines' sum less `discountCents`, plus `deliveryFeeCents`.
     public let totalCents: Int64
+    /// What delivery costs (a peak day's fee): part of the total, never discounted by a coupon.
+    public let deliveryFeeCents: Int64
     /// What the coupon took off at checkout; 0 without one.
     public let discountCents: Int64
     /// The coupon applied at checkout, as it was then.

@@ -11,7 +11,8 @@ extension Order {
         self.init(
             id: try row.decode("id"), number: try row.decode("number"), userID: try row.decode("user_id"),
             status: try row.decode("status"), items: items,
-            totalCents: try row.decode("total_cents"), discountCents: try row.decode("discount_cents"),
+            totalCents: try row.decode("total_cents"), deliveryFeeCents: try row.decode("delivery_fee_cents"),
+            discountCents: try row.decode("discount_cents"),
             coupon: try row.decode("coupon_code", as: String?.self).map {
                 OrderCoupon(code: $0, description: try row.decode("coupon_description", as: String?.self) ?? "")
             },

@@ -21,6 +21,7 @@ public struct OrderService: Sendable {
     let refunds = RefundStore()
     private let addresses = AddressStore()
     private let coupons = CouponRedemption()
+    private let slotLoad = SlotLoadStore()
 
     public static let maxLines = 50
     public static let maxNoteLength = 200
@@ -123,8 +124,8 @@ public struct OrderService: Sendable {
             }
             // the day: any next_day product keeps the whole order from going out today
             let nextDayOnly = taken.values.contains { $0.delivery == .nextDay }
-            let day = try delivery.resolve(wish.date, slot: wish.slot, at: Date(timeIntervalSince1970: TimeInterval(now)),
-                                           nextDayOnly: nextDayOnly)
+            let (day, slot, holdsSlot) = try deliverySlot(for: wish, nextDayOnly: nextDayOnly, at: now, db)
+            let deliveryFee = delivery.isPeak(day) ? Int64(settings.peakFeeCents) : 0
             let newItems: [OrderStore.NewItem] = wanted.compactMap { sku, quantity in
                 taken[sku].map { .init(skuID: sku, productID: $0.productID, title: $0.title, skuName: $0.skuName,
                                        priceCents: $0.priceCents, quantity: quantity) }
@@ -134,14 +135,16 @@ public struct OrderService: Sendable {
                 try coupons.redeem(code, lines: newItems.map { PricedLine(productID: $0.productID, amountCents: $0.priceCents * Int64($0.quantity)) },
                                    user: user, at: now, db)
             }
-            let total = subtotal - (redeemed?.applied.discountCents ?? 0)
+            // a coupon discounts the goods, never the delivery fee
+            let total = subtotal - (redeemed?.applied.discountCents ?? 0) + deliveryFee
             let snapshot = AddressSnapshot(recipient: address.recipient, phone: address.phone, province: address.province,
                                            city: address.city, district: address.district, detail: address.detail,
                                            postalCode: address.postalCode)
             let id = try orders.insert(.init(number: try uniqueNumber(at: now, db), user: user, totalCents: total, note: note,
                                              address: snapshot, createdAt: now, payDeadline: payDeadline,
-                                             delivery: OrderDelivery(date: day, slot: wish.slot, cardMessage: wish.cardMessage,
-                                                                     cardSignature: wish.cardSignature)),
+                                             delivery: OrderDelivery(date: day, slot: slot, cardMessage: wish.cardMessage,
+                                                                     cardSignature: wish.cardSignature),
+                                             deliveryFeeCents: deliveryFee, holdsSlot: holdsSlot),
                                        items: newItems, db)
             if let redeemed { try coupons.record(redeemed, order: id, user: user, at: now, db) }
             try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
@@ -149,6 +152,28 @@ public struct OrderService: Sendable {
             guard let order = try orders.find(id, db) else { throw OrderError.notFound }
             return Checkout(order: order, replayed: false)
         }
+    }
+
+    /// The day and slot to deliver on, and whether a place of the slot was taken for it. Without a
+    /// capacity (`orders.slot_capacity` 0) the wish as the calendar allows it. With one, the slots
+    /// already full are not offered, a wish without a slot gets the day's first slot with room, and
+    /// the place is taken in this transaction; the last place lost to a racing checkout is
+    /// `DeliveryUnavailable` naming the earliest day that still has room.
+    private func deliverySlot(for wish: DeliveryRequest, nextDayOnly: Bool, at now: Int64,
+                              _ db: any SQLConnection) throws -> (CalendarDay, DeliverySlot?, Bool) {
+        let moment = Date(timeIntervalSince1970: TimeInterval(now))
+        let capacity = settings.slotCapacity
+        guard capacity > 0 else {
+            return (try delivery.resolve(wish.date, slot: wish.slot, at: moment, nextDayOnly: nextDayOnly), wish.slot, false)
+        }
+        var full = try slotLoad.full(capacity: capacity, in: delivery.window(at: moment), db)
+        let day = try delivery.resolve(wish.date, slot: wish.slot, at: moment, nextDayOnly: nextDayOnly, full: full)
+        for slot in wish.slot.map({ [$0] }) ?? delivery.openSlots(on: day, at: moment, nextDayOnly: nextDayOnly, full: full) {
+            if try slotLoad.take(DaySlot(date: day, slot: slot), capacity: capacity, db) { return (day, slot, true) }
+            full.insert(DaySlot(date: day, slot: slot))
+        }
+        throw DeliveryUnavailable(field: wish.slot == nil ? "delivery_date" : "delivery_slot",
+                                  earliest: delivery.earliest(at: moment, nextDayOnly: nextDayOnly, full: full))
     }
 
     /// The card trimmed, empty parts dropped, within their limits and free of control characters.
@@ -166,15 +191,18 @@ public struct OrderService: Sendable {
     /// The days (and slots) an order of these SKUs could be delivered on if placed now; an
     /// unknown or off-sale SKU is `skuNotFound`. No SKUs: an order of same-day products.
     public func deliveryDays(for skus: [SKUID]) throws -> [DeliveryDay] {
-        let nextDayOnly = try pool.read { db in
+        let now = clock.now
+        let (nextDayOnly, full) = try pool.read { db in
             var nextDay = false
             for sku in skus {
                 guard let priced = try stock.priced(sku, db), priced.onSale else { throw OrderError.skuNotFound(sku) }
                 if priced.delivery == .nextDay { nextDay = true }
             }
-            return nextDay
+            let full = settings.slotCapacity > 0
+                ? try slotLoad.full(capacity: settings.slotCapacity, in: delivery.window(at: now), db) : []
+            return (nextDay, full)
         }
-        return delivery.days(at: clock.now, nextDayOnly: nextDayOnly)
+        return delivery.days(at: now, nextDayOnly: nextDayOnly, full: full)
     }
 
     /// Operators: the florist's worklist for `day`, by slot, with the cards; `statuses` nil means the

@@ -7,7 +7,7 @@ struct OrderStore {
         id, number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province, ship_city,
         ship_district, ship_detail, ship_postal_code, carrier, tracking_number, created_at, pay_deadline, paid_at,
         shipped_at, completed_at, cancelled_at, discount_cents, coupon_code, coupon_description,
-        delivery_date, delivery_slot, card_message, card_signature, delivered_at, delivery_photo_url
+        delivery_date, delivery_slot, card_message, card_signature, delivered_at, delivery_photo_url, delivery_fee_cents
         """
     static let itemColumns: SQL = "sku_id, product_id, title, sku_name, price_cents, quantity"
     static let refundColumns: SQL = "r.status, r.amount_cents, r.refunded_at"
@@ -36,6 +36,10 @@ struct OrderStore {
         let createdAt: Int64
         let payDeadline: Int64
         let delivery: OrderDelivery
+        /// Part of `totalCents`.
+        var deliveryFeeCents: Int64 = 0
+        /// Whether the order took a place of its slot (`orders.slot_capacity`), to give back on cancel.
+        var holdsSlot = false
     }
 
     struct NewItem {
@@ -53,10 +57,11 @@ struct OrderStore {
         let id = try db.insert("""
             INSERT INTO orders (number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province,
                                 ship_city, ship_district, ship_detail, ship_postal_code, created_at, pay_deadline,
-                                delivery_date, delivery_slot, card_message, card_signature)
+                                delivery_date, delivery_slot, card_message, card_signature, delivery_fee_cents, holds_slot)
             VALUES (\(order.number), \(order.user), \(OrderStatus.pendingPayment), \(order.totalCents), \(order.note),
                     \(a.recipient), \(a.phone), \(a.province), \(a.city), \(a.district), \(a.detail), \(a.postalCode),
-                    \(order.createdAt), \(order.payDeadline), \(d.date), \(d.slot), \(d.cardMessage), \(d.cardSignature))
+                    \(order.createdAt), \(order.payDeadline), \(d.date), \(d.slot), \(d.cardMessage), \(d.cardSignature),
+                    \(order.deliveryFeeCents), \(order.holdsSlot ? 1 : 0))
             """, returning: OrderID.self)
         for item in items {
             try db.run("""

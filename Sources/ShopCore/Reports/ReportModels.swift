@@ -52,6 +52,17 @@ public struct DeliveriesReport: Sendable, Equatable {
     /// Slots in the day's order (morning, afternoon, evening, then any time), statuses in the
     /// state machine's order; only pairs with orders.
     public let counts: [DeliveryCount]
+    /// Orders a slot takes (`orders.slot_capacity`; 0: no limit), and the places taken in each
+    /// slot, by paid and unpaid orders alike (an unpaid order holds its place until it is cancelled).
+    public let capacity: Int
+    public let taken: [DeliverySlot: Int]
+
+    public init(date: CalendarDay, counts: [DeliveryCount], capacity: Int = 0, taken: [DeliverySlot: Int] = [:]) {
+        self.date = date
+        self.counts = counts
+        self.capacity = capacity
+        self.taken = taken
+    }
 
     /// Orders per slot, every slot listed (any time only when some order has no slot).
     public var bySlot: [(slot: DeliverySlot?, orders: Int)] {

@@ -18,6 +18,8 @@ public struct ReportService: Sendable {
     let pool: any Database
     let clock: Clock
     let timeZone: TimeZone
+    /// `orders.slot_capacity` (0: no limit), shown beside each slot's places taken.
+    let slotCapacity: Int
     private let store = ReportStore()
 
     /// The longest range one sales report covers.
@@ -25,10 +27,11 @@ public struct ReportService: Sendable {
     /// The range without `from`/`to`: the last 7 days, today included.
     public static let defaultDays = 7
 
-    public init(pool: any Database, clock: Clock, timeZone: TimeZone) {
+    public init(pool: any Database, clock: Clock, timeZone: TimeZone, slotCapacity: Int = 0) {
         self.pool = pool
         self.clock = clock
         self.timeZone = timeZone
+        self.slotCapacity = slotCapacity
     }
 
     /// Today in the shop's time zone.
@@ -55,7 +58,7 @@ public struct ReportService: Sendable {
     /// One delivery day's paid orders by slot and status (today without `date`).
     public func deliveries(on date: CalendarDay?) throws -> DeliveriesReport {
         let day = date ?? today
-        let counts = try pool.read { db in try store.deliveries(on: day, db) }
+        let (counts, taken) = try pool.read { db in (try store.deliveries(on: day, db), try SlotLoadStore().taken(on: day, db)) }
         let slotOrder: [DeliverySlot?] = DeliverySlot.allCases.map { $0 } + [nil]
         let statusOrder = OrderStatus.allCases
         let sorted = counts.sorted { lhs, rhs in
@@ -63,7 +66,7 @@ public struct ReportService: Sendable {
             if l != r { return l < r }
             return (statusOrder.firstIndex(of: lhs.status) ?? 0) < (statusOrder.firstIndex(of: rhs.status) ?? 0)
         }
-        return DeliveriesReport(date: day, counts: sorted)
+        return DeliveriesReport(date: day, counts: sorted, capacity: slotCapacity, taken: taken)
     }
 
     /// Each day's first second and the next day's, in the shop's zone (a day is not always
@@ -91,5 +94,6 @@ public struct ReportService: Sendable {
 
 extension Shop {
     /// Sales by day and deliveries by slot, in `app.timezone`.
-    public var reports: ReportService { ReportService(pool: pool, clock: clock, timeZone: config.app.timeZone) }
+    public var reports: ReportService { ReportService(pool: pool, clock: clock, timeZone: config.app.timeZone,
+                                                    slotCapacity: config.orders.slotCapacity) }
 }

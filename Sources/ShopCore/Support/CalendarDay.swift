@@ -83,3 +83,31 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
 /// Stored as its `YYYY-MM-DD` text.
 extension CalendarDay: SQLCodable {}
+
+/// A day of the year with no year (`02-14`): a peak day recurs every year (`orders.peak_dates`).
+public struct MonthDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let month: Int
+    public let day: Int
+
+    /// Only `MM-DD` naming a day some year has (`02-29` is one; `02-30` is not).
+    public init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 5, bytes[2] == 0x2d,
+              bytes.indices.allSatisfy({ $0 == 2 || (bytes[$0] >= 0x30 && bytes[$0] <= 0x39) }) else { return nil }
+        let month = Int(bytes[0] - 0x30) * 10 + Int(bytes[1] - 0x30)
+        let day = Int(bytes[3] - 0x30) * 10 + Int(bytes[4] - 0x30)
+        guard (1...12).contains(month), (1...CalendarDay.days(inMonth: month, of: 2000)).contains(day) else { return nil }
+        self.month = month
+        self.day = day
+    }
+
+    /// The month and day of `date`.
+    public init(_ date: CalendarDay) {
+        month = date.month
+        day = date.day
+    }
+
+    public var description: String { String(format: "%02d-%02d", month, day) }
+
+    public static func < (lhs: MonthDay, rhs: MonthDay) -> Bool { (lhs.month, lhs.day) < (rhs.month, rhs.day) }
+}

@@ -70,6 +70,13 @@ public struct Config: Sendable {
         public var maxDaysAhead = 30
         /// Days the shop does not deliver on (holidays), `YYYY-MM-DD` in `app.timezone`.
         public var closedDates: [CalendarDay] = []
+        /// Orders a delivery slot of one day takes at most (0: no limit); a slot that is full is no
+        /// longer offered, and a cancelled or refunded order gives its place back.
+        public var slotCapacity = 0
+        /// Days of every year (`MM-DD`: Valentine's Day `02-14`, 520 `05-20`, 七夕) when the shop
+        /// takes no same-day orders and adds `peakFeeCents` to the delivery fee.
+        public var peakDates: [MonthDay] = ["02-14", "05-20"].compactMap(MonthDay.init)
+        public var peakFeeCents = 0
     }
 
     /// Refused coupon codes allowed per buyer and per client address in the window, before

@@ -108,6 +108,18 @@ extension Setting {
         }, render: { $0.map(\.description).joined(separator: ",") })
     }
 
+    /// A comma-separated list of days of the year `MM-DD`, possibly empty; sorted, each once.
+    public static func monthDays(_ key: String, _ path: WritableKeyPath<Root, [MonthDay]> & Sendable) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            var days: Set<MonthDay> = []
+            for entry in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
+                guard let day = MonthDay(entry) else { throw Invalid("\"\(entry.prefix(20))\" is not a day of the year written MM-DD") }
+                days.insert(day)
+            }
+            return days.sorted()
+        }, render: { $0.map(\.description).joined(separator: ",") })
+    }
+
     /// An IANA time zone name (`Asia/Shanghai`, `UTC`) this machine knows.
     public static func timeZone(_ key: String, _ path: WritableKeyPath<Root, String> & Sendable) -> Self {
         Self(key, path, parse: { (text) throws(Invalid) in
