@@ -364,7 +364,8 @@ class Run(browser_storefront.Storefront, browser_admin.AdminDesk):
                     return el
             more = self.all("#load-more")
             if more:
-                more[0].click()
+                # Scrolled clear of the phone's tab bar first (a plain click there hits the bar).
+                self.d.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click()", more[0])
             return None
         return self.wait(card, f"the product card {PRODUCT_TITLE}")
 
