@@ -23,11 +23,16 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build
 
+# The demo shop's customer-service contact (app.service_contact), shown beside the 99-item message;
+# `make run DEMO_SERVICE_CONTACT=` leaves the setting to Config/shop.json and the environment.
+DEMO_SERVICE_CONTACT ?= 微信 huatian-kefu · 400-820-1314
+DEMO_ENV = $(if $(DEMO_SERVICE_CONTACT),SHOP_APP_SERVICE_CONTACT="$${SHOP_APP_SERVICE_CONTACT-$(DEMO_SERVICE_CONTACT)}")
+
 ## Build, migrate, load the demo shop into an empty database, and serve on :8080 (Ctrl-C stops it).
 run: build
 	$(SHOP) migrate
 	$(SHOP) seed demo --if-empty
-	$(SHOP) serve
+	$(DEMO_ENV) $(SHOP) serve
 
 ## Fake WeChat Pay and Alipay on loopback (test keys; development only, never part of `shop`): writes
 ## .build/fake-payments.env for `make run` and takes an operator's commands on :9300 (see README).
@@ -88,7 +93,7 @@ postgres-stop:
 run-postgres: build postgres
 	@scripts/postgres.sh createdb shop_demo >/dev/null
 	export SHOP_DATABASE_URL=$$(scripts/postgres.sh url shop_demo) && \
-	$(SHOP) migrate && $(SHOP) seed demo --if-empty && exec $(SHOP) serve
+	$(SHOP) migrate && $(SHOP) seed demo --if-empty && $(DEMO_ENV) exec $(SHOP) serve
 
 ## Many nodes: PostgreSQL, database shop_cluster (migrated, demo seed if empty), three `shop serve`
 ## nodes on :8081-8083 and HAProxy on :8080 (logs, pids, haproxy.cfg in .build/cluster). Idempotent.

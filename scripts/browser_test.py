@@ -13,7 +13,11 @@ filter by a price range whose minimum is above its maximum (the page says so). T
 shop at 1280×900: a top navigation instead of the tab bar, a product grid of 4–5 columns and a
 product page with the gallery beside the details; back at phone size, the phone layout; and a
 second browser set to English, where the labels and the server's own messages are English.
-Layouts are checked by measuring where elements are, not only by taking pictures.
+Layouts are checked by measuring where elements are, not only by taking pictures. Issue 31's
+storefront (scripts/browser_storefront.py) is checked along the way: the cap message with the shop's
+contact, the day picker, every order status under its tab, the cancel and refund dialogs, 申请售后
+with a photo, the gallery's arrows, thumbnails and keys at 1280 px and its swipe on a phone, and
+the same in English.
 
 Every step saves a PNG under a temporary folder (its path is printed) and fails on a JavaScript
 error in the console. Chrome also reports every HTTP error answer and every failed image as a
@@ -52,6 +56,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 import browser_admin
+import browser_storefront
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / ".build" / "debug" / "shop"
@@ -71,6 +76,7 @@ EXPECTED_API_ERRORS = [
     (r"/api/v1/auth/register", 422),                        # the wrong code typed on purpose
     (r"/api/v1/dev/orders/\d+/simulate-payment", 405),      # the page's probe for development mode
     (rf"/api/v1/articles/{MISSING_ARTICLE}", 404),           # the article that does not exist
+    *browser_storefront.EXPECTED_API_ERRORS,
 ]
 
 
@@ -117,6 +123,8 @@ class Server:
             # the distinct-searchers rule itself is tested in the Swift suites.
             "SHOP_SEARCH_HOT_MIN_SEARCHERS": "1",
             "SHOP_MEDIA_PATH": str(self.workdir / "media"),
+            # Shown beside the 99-item message (GET /shop-info), as `make run` shows its demo contact.
+            "SHOP_APP_SERVICE_CONTACT": browser_storefront.SERVICE_CONTACT,
         })
 
     def run(self, *args):
@@ -210,7 +218,7 @@ def make_driver(language="zh-CN"):
     return driver
 
 
-class Run(browser_admin.AdminDesk):
+class Run(browser_storefront.Storefront, browser_admin.AdminDesk):
     def __init__(self, driver, server, shots):
         self.d = driver
         self.server = server
@@ -356,7 +364,8 @@ class Run(browser_admin.AdminDesk):
                     return el
             more = self.all("#load-more")
             if more:
-                more[0].click()
+                # Scrolled clear of the phone's tab bar first (a plain click there hits the bar).
+                self.d.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click()", more[0])
             return None
         return self.wait(card, f"the product card {PRODUCT_TITLE}")
 
@@ -418,6 +427,7 @@ class Run(browser_admin.AdminDesk):
         self.wait(lambda: CAP_MESSAGE in self.text("#cart-notice"), "the 99-item cap message")
         if self.find(".cart-line .line-qty").get_attribute("value") != "99" or self.badge() != "99":
             raise StepFailure("the cart changed after the cap was refused")
+        self.cap_contact()
 
     def product_notice(self):
         """The cap refused from the product page: the message shows in the action bar, uncovered."""
@@ -431,6 +441,7 @@ class Run(browser_admin.AdminDesk):
             raise StepFailure("the product page's error message is covered")
         if not self.uncovered(self.find("#add-to-cart")):
             raise StepFailure("the add-to-cart button is covered by the message")
+        self.notice_contact("#product-notice", "联系客服：")
 
     def check_toast(self, heading_css):
         """The toast now showing: opaque, fully shown, and clear of the page's heading."""
@@ -478,7 +489,10 @@ class Run(browser_admin.AdminDesk):
         self.click("#checkout-btn")
         self.find("#checkout-addresses input[type=radio]:checked")
         self.wait(lambda: "¥10.00" in self.text("#checkout-discount"), "the discount on the checkout page")
-        day = self.find("#delivery-date option[value]", visible=False).get_attribute("value")  # the earliest day from /delivery/dates
+
+    def place(self):
+        """The order placed on the day chosen in the picker (step "day_picker"), with a card message."""
+        day = self.delivery_day
         self.type("#card-message", "生日快乐")
         self.click("#place-order")
         card = self.find("#order-list .order-card.highlight[data-status=pending_payment]")
@@ -816,8 +830,11 @@ STEPS = [
     ("see the cap on the product page, uncovered", "product_notice"),
     ("add an address", "add_address"),
     ("check out", "checkout"),
+    ("the day picker says 今天 / 明天 / 周三 12月3日", "day_picker"),
+    ("place the order on the chosen day", "place"),
     ("pay with mockpay (development)", "pay"),
     ("see the order paid", "see_paid"),
+    *browser_storefront.STEPS_AFTER_PAID,
     ("keep a product (收藏) and find it in 我的收藏", "favorite"),
     ("cards show thumbnails; upload a picture with POST /media", "pictures"),
     ("open the product's share page and go on to the storefront", "share_page"),
@@ -828,8 +845,12 @@ STEPS = [
     ("filter by a price range with min > max", "price_range"),
     ("the desktop layout at 1280 px", "desktop_layout"),
     ("the product page at 1280 px", "desktop_product"),
+    ("the gallery's arrows, thumbnails and ←/→ keys at 1280 px", "desktop_gallery"),
+    ("the orders page at 1280 px: every tab in a row", "desktop_orders"),
     ("the phone layout again", "phone_layout"),
+    ("the gallery still swipes on a phone", "phone_gallery"),
     ("the server's messages in an English browser", "english_messages"),
+    ("English: order tabs and statuses, the cancel dialog, the days, the cap's contact", "english_storefront"),
     ("the API docs page and its try-it", "api_docs"),
 ]
 
@@ -839,6 +860,9 @@ if browser_admin.ENABLED:
     STEPS += browser_admin.STEPS
     TIME_LIMIT += browser_admin.EXTRA_SECONDS
 browser_admin.configure(step_failure=StepFailure, shop=SHOP, phone=PHONE, desktop=DESKTOP, product_title=PRODUCT_TITLE)
+browser_storefront.configure(step_failure=StepFailure, shop=SHOP, phone=PHONE, desktop=DESKTOP, product_title=PRODUCT_TITLE,
+                             driver_factory=make_driver)
+TIME_LIMIT += browser_storefront.EXTRA_SECONDS
 
 
 def wrong_code(code):

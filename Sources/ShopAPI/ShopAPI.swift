@@ -72,6 +72,7 @@ public struct ShopAPI: Sendable {
         OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics,
                         refunds: offloadTargets[.payments]?.bulkhead).register(signedIn)
         DeliveryController(orders: shop.orders).register(api)
+        ShopInfoController(app: shop.config.app).register(api)
         PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
         ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)

@@ -125,11 +125,14 @@ struct CatalogAPITests {
         let id = try productID(fixture, "ROSE")
         let response = try fixture.get("/api/v1/products/\(id)")
         #expect(response.status == 200)
-        #expect(response.keys == summaryKeys.union(["description", "images", "category_id", "attributes", "skus", "favorites_count"]))
+        #expect(response.keys == summaryKeys.union(["description", "images", "image_thumbnail_urls", "category_id", "attributes", "skus",
+                                                    "favorites_count"]))
         let product = try response.decode(ProductDetailResponse.self)
         #expect(product.shared.id == ProductID(id))
         #expect(product.own.description == "十一枝红玫瑰,一心一意")
         #expect(product.own.images == ["https://img.example.com/rose-1.jpg", "https://img.example.com/rose-2.jpg"])
+        // Pictures the shop did not re-encode have no smaller size: each is its own thumbnail.
+        #expect(product.own.imageThumbnailURLs == product.own.images)
         let rosesID = try fixture.shop.pool.read { db in try db.scalarInt("SELECT id FROM categories WHERE path = '花束/玫瑰'") }
         #expect(product.own.categoryID.rawValue == rosesID)
         // Keys exactly as the operator wrote them: not snake_cased like the API's own fields (the raw

@@ -246,7 +246,7 @@ struct CatalogImportRenditionTests {
         try Data("not a picture".utf8).write(to: folder.appendingPathComponent("notes.jpg"))
         let header = "product_code,sku_code,sku_name,title,subtitle,category,price,original_price,stock,description,cover_url,image_urls,attributes,status"
         let csv = folder.appendingPathComponent("catalog.csv")
-        try Data((header + "\nROSE,ROSE-1,11枝,红玫瑰花束,,花束/玫瑰,129.00,,10,,rose.jpg,,,\n").utf8).write(to: csv)
+        try Data((header + "\nROSE,ROSE-1,11枝,红玫瑰花束,,花束/玫瑰,129.00,,10,,rose.jpg,rose.jpg,,\n").utf8).write(to: csv)
         let outcome = try app.shop.catalogImporter.importFile(at: csv.path, options: .init())
         #expect(outcome.summary.products.created == 1)
 
@@ -259,6 +259,10 @@ struct CatalogImportRenditionTests {
         #expect(small.status == 200)
         #expect(small.body.count < 60_000)
         #expect(!small.body.containsText("Exif") && !small.body.containsText("PhoneMakerGPS"))
+        // The product page names each picture's thumbnail too, for the gallery's strip.
+        let page = try app.send("GET", "/api/v1/products/\(item.id)").decode(ProductDetailResponse.self)
+        #expect(page.own.images == [cover])
+        #expect(page.own.imageThumbnailURLs == [thumbnail])
 
         try Data((header + "\nLILY,LILY-1,1枝,百合,,花束/百合,29.00,,10,,notes.jpg,,,\n").utf8).write(to: csv)
         #expect(throws: (any Error).self) { try app.shop.catalogImporter.importFile(at: csv.path, options: .init()) }

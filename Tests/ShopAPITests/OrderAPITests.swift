@@ -351,6 +351,33 @@ struct OrderAPITests {
         expectError(try app.orderGet("/api/v1/orders", query: ["per_page": "101"], token: alice.token), 400, "validation_failed")
     }
 
+    /// A storefront tab may gather several statuses: 退款·售后 is `refunding` and `refunded`.
+    @Test func theListFiltersByAnyOfACommaSeparatedListOfStatuses() throws {
+        let app = try TestAPI()
+        let sku = try #require(try app.orderSeed([("A", "10.00", 100)])["A"])
+        let buyer = try app.orderBuyer("13900000001")
+        var orders: [OrderResponse] = []
+        for index in 0..<3 {
+            orders.append(try app.orderPlace(buyer, key: "k\(index)", app.orderBuyNowBody(buyer, [(sku, 1)])).decode(OrderResponse.self))
+        }
+        #expect(try app.orderPaid(orders[0].id.rawValue))
+        let refunding = try app.send("POST", "/api/v1/orders/\(orders[0].id)/cancel", token: buyer.token).decode(OrderResponse.self)
+        #expect(refunding.status == .refunding)
+        #expect(try app.send("POST", "/api/v1/orders/\(orders[1].id)/cancel", token: buyer.token).status == 200)
+
+        func numbers(_ status: String) throws -> [String] {
+            try app.orderGet("/api/v1/orders", query: ["status": status], token: buyer.token)
+                .decode(PageResponse<OrderResponse>.self).items.map(\.number)
+        }
+        #expect(try numbers("refunding,refunded") == [orders[0].number])
+        #expect(try numbers("pending_payment,cancelled") == [orders[2].number, orders[1].number])
+        #expect(try numbers("cancelled,cancelled") == [orders[1].number])
+        #expect(try numbers("refunded") == [])
+        for bad in ["refunding,lost", "refunding,", ",", "refunding refunded"] {
+            expectError(try app.orderGet("/api/v1/orders", query: ["status": bad], token: buyer.token), 400, "validation_failed")
+        }
+    }
+
     @Test func theOrderJSONHasExactlyTheDocumentedKeysWithNullsPresent() throws {
         let app = try TestAPI()
         let skus = try app.orderSeed([("A", "12.50", 10), ("B", "3.00", 10)])

@@ -30,9 +30,9 @@ struct OrderController {
         return try .json(OrderResponse(result.order), status: result.replayed ? .ok : .created)
     }
 
-    /// One's orders, newest first, optionally of one status.
+    /// One's orders, newest first, optionally of some statuses (`status=refunding,refunded`).
     func list(_ request: Request, _ context: Context) throws -> Response {
-        let page = try orders.orders(for: try context.user(), status: try request.queryEnum("status", OrderStatus.self),
+        let page = try orders.orders(for: try context.user(), statuses: try request.queryEnumList("status", OrderStatus.self),
                                      page: try request.pageRequest())
         return try .json(PageResponse(page, OrderResponse.init))
     }

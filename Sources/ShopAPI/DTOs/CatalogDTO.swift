@@ -58,6 +58,9 @@ struct ProductDetailFields: Codable {
 
     let description: String
     let images: [String]
+    /// Each of `images`' 480 px thumbnail when the shop re-encoded it, else the image itself, in the
+    /// same order: for a gallery's thumbnail strip.
+    let imageThumbnailURLs: [String]
     let categoryID: CategoryID
     let attributes: [String: JSONValue]
     let skus: [SKUResponse]
@@ -71,7 +74,8 @@ extension Flat where Shared == ProductSummaryResponse, Own == ProductDetailField
     /// `isFavorite`: the signed-in caller's, nil for everyone else.
     init(_ d: ProductDetail, isFavorite: Bool? = nil) {
         self.init(ProductSummaryResponse(d.summary),
-                  ProductDetailFields(description: d.description, images: d.images, categoryID: d.categoryID,
+                  ProductDetailFields(description: d.description, images: d.images,
+                                      imageThumbnailURLs: d.images.map(MediaLibrary.thumbnailURL(for:)), categoryID: d.categoryID,
                                       attributes: d.attributes,
                                       skus: d.skus.map { .init(id: $0.id, code: $0.code, name: $0.name, priceCents: $0.priceCents,
                                                                originalPriceCents: $0.originalPriceCents, stock: $0.stock) },

@@ -87,6 +87,25 @@ export const patch = (path, body, options = {}) => api('PATCH', path, { ...optio
 export const del = (path, options = {}) => api('DELETE', path, options);
 export const put = (path, body, options = {}) => api('PUT', path, { ...options, body });
 
+/**
+ * Uploads one picture (a File or Blob of image/jpeg, png or webp) as the raw body of POST /media;
+ * resolves with `{url, thumbnail_url}`, rejects with an ApiError in the page's language.
+ */
+export async function uploadImage(file) {
+  const headers = { Accept: 'application/json', 'Accept-Language': lang, 'Content-Type': file.type || 'application/octet-stream' };
+  const token = getToken();
+  if (token) headers.Authorization = 'Bearer ' + token;
+  let response;
+  try {
+    response = await fetch(BASE + '/media', { method: 'POST', headers, body: file });
+  } catch {
+    throw new ApiError(0, null);
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
 /** A fresh Idempotency-Key for one checkout. */
 export function newIdempotencyKey() {
   if (window.crypto && typeof window.crypto.randomUUID === 'function') return window.crypto.randomUUID();

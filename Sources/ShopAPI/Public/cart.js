@@ -1,8 +1,10 @@
-// 购物车: quantities, selection, totals and the server's 99-item cap message; the checkout page.
-import { t, money } from './i18n.js';
+// 购物车: quantities, selection, totals and the server's 99-item cap message (with the shop's
+// customer-service contact); the checkout page with its delivery-day picker.
+import { t, money, dayLabel } from './i18n.js';
 import { get, post, patch, del, newIdempotencyKey } from './api.js';
 import { h, replace, picture, toast, busy, loadingBlock, emptyBlock, errorBlock } from './dom.js';
 import { ui, isSignedIn, setCartCount, navigate, refreshCartCount } from './state.js';
+import { shopInfo, showNotice, todayIn } from './shopinfo.js';
 
 function signInPrompt(text) {
   return emptyBlock(text, h('a', { class: 'btn primary', href: '#/account', id: 'go-sign-in', onClick: () => { ui.returnTo = location.hash.slice(1); } }, t('sign_in')));
@@ -37,8 +39,7 @@ export function renderCart(page) {
 
   /** The server's message (e.g. the 99-item cap's) stays above the cart until the next change. */
   function say(error) {
-    notice.textContent = error.message;
-    notice.hidden = false;
+    showNotice(notice, error);
     notice.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
 
@@ -179,30 +180,69 @@ function showCheckout(body, cart, addresses) {
         h('span', { class: 'muted small block' }, `${a.province}${a.city}${a.district} ${a.detail}`)));
   });
   note.addEventListener('input', () => { key = newIdempotencyKey(); });
-  // Delivery day and slot from GET /delivery/dates (the first day is the earliest); the greeting card.
-  const daySelect = h('select', { id: 'delivery-date', class: 'input' });
+  // Delivery day and slot from GET /delivery/dates (the first day is the earliest): chips for the
+  // first days, said as 今天 / 明天 / 周三 12月3日 by the shop's clock (GET /shop-info's time zone,
+  // not the browser's), the later days in a compact select; then the chosen day's slots.
+  const DAY_CHIPS = 4;
+  const dayChips = h('div', { class: 'chips day-chips', id: 'delivery-days', role: 'radiogroup', 'aria-label': t('delivery_date') },
+    h('span', { class: 'muted small' }, t('loading')));
+  const moreDays = h('select', { id: 'delivery-date-more', class: 'input day-more', 'aria-label': t('day_more'), hidden: true });
   const slotSelect = h('select', { id: 'delivery-slot', class: 'input' });
   const cardMessage = h('textarea', { id: 'card-message', class: 'input', rows: 2, maxlength: 200, placeholder: t('card_message_placeholder') });
   const cardSignature = h('input', { id: 'card-signature', class: 'input', maxlength: 30 });
   let days = [];
+  let today = null;
+  let chosenDay = '';
   const fillSlots = () => {
-    const day = days.find((d) => d.date === daySelect.value);
+    const day = days.find((d) => d.date === chosenDay);
     replace(slotSelect, h('option', { value: '' }, t('slot_any')),
       (day ? day.slots : []).map((s) => h('option', { value: s }, t('slot_' + s))));
   };
-  get('/delivery/dates', { sku_ids: [...new Set(selected.map((i) => i.sku_id))].join(',') }).then((answer) => {
-    days = answer.items || [];
-    replace(daySelect, days.length ? days.map((d) => h('option', { value: d.date }, d.date)) : h('option', { value: '' }, t('no_delivery_day')));
+  const chooseDay = (date) => {
+    if (date !== chosenDay) key = newIdempotencyKey();
+    chosenDay = date;
+    for (const chip of dayChips.querySelectorAll('.day-chip')) {
+      const on = chip.dataset.date === date;
+      chip.classList.toggle('active', on);
+      chip.setAttribute('aria-checked', String(on));
+    }
+    moreDays.value = days.slice(DAY_CHIPS).some((d) => d.date === date) ? date : '';
+    moreDays.classList.toggle('active', Boolean(moreDays.value));
     fillSlots();
-  }, () => {});
-  daySelect.addEventListener('change', () => { fillSlots(); key = newIdempotencyKey(); });
+  };
+  const fillDays = () => {
+    const later = days.slice(DAY_CHIPS);
+    moreDays.hidden = later.length === 0;
+    if (!days.length) {
+      replace(dayChips, h('p', { class: 'muted small', id: 'no-delivery-day' }, t('no_delivery_day')));
+      chosenDay = '';
+      fillSlots();
+      return;
+    }
+    replace(dayChips, days.slice(0, DAY_CHIPS).map((d) => {
+      const { label, date } = dayLabel(d.date, today);
+      return h('button', { type: 'button', class: 'chip day-chip', role: 'radio', title: d.date, dataset: { date: d.date },
+        onClick: () => chooseDay(d.date) }, h('span', { class: 'day-label' }, label), date ? h('span', { class: 'day-date' }, date) : null);
+    }));
+    replace(moreDays, h('option', { value: '' }, t('day_more')), later.map((d) => h('option', { value: d.date }, dayLabel(d.date, today).label)));
+    chooseDay(days[0].date);
+  };
+  Promise.all([
+    get('/delivery/dates', { sku_ids: [...new Set(selected.map((i) => i.sku_id))].join(',') }),
+    shopInfo().catch(() => null),
+  ]).then(([answer, info]) => {
+    days = answer.items || [];
+    today = todayIn((info && info.timezone) || 'Asia/Shanghai');
+    fillDays();
+  }, () => replace(dayChips));
+  moreDays.addEventListener('change', () => chooseDay(moreDays.value || days[0].date));
   for (const field of [slotSelect, cardMessage, cardSignature]) field.addEventListener('input', () => { key = newIdempotencyKey(); });
   slotSelect.addEventListener('change', () => { key = newIdempotencyKey(); });
   place.addEventListener('click', () => busy(place, async () => {
     const payload = { address_id: addressId };
     if (note.value.trim()) payload.note = note.value.trim();
     if (cart.coupon) payload.coupon_code = cart.coupon.code;
-    if (daySelect.value) payload.delivery_date = daySelect.value;
+    if (chosenDay) payload.delivery_date = chosenDay;
     if (slotSelect.value) payload.delivery_slot = slotSelect.value;
     if (cardMessage.value.trim()) payload.card_message = cardMessage.value.trim();
     if (cardSignature.value.trim()) payload.card_signature = cardSignature.value.trim();
@@ -231,7 +271,7 @@ function showCheckout(body, cart, addresses) {
         h('span', { class: 'nowrap' }, `${money(i.price_cents)} × ${i.quantity}`)))),
     h('section', { class: 'card', id: 'checkout-delivery' },
       h('h2', { class: 'section-title' }, t('delivery_title')),
-      h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('delivery_date')), daySelect),
+      h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('delivery_date')), dayChips, moreDays),
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('delivery_slot')), slotSelect)),
     h('section', { class: 'card', id: 'checkout-card' },
       h('h2', { class: 'section-title' }, t('card_title')),

@@ -62,6 +62,25 @@ const strings = {
     cancel_order: '取消订单', order_cancelled: '订单已取消', pay_mockpay: '用 mockpay 支付', paid_ok: '支付成功',
     pay_failed: '支付未成功，订单状态：{s}', confirm_receipt: '确认收货', received_ok: '已确认收货',
     shipment: '物流：{c} {n}', dev_hint: '开发模式：模拟支付',
+    tab_orders_all: '全部', tab_orders_pending_payment: '待付款', tab_orders_paid: '待发货', tab_orders_shipped: '配送中',
+    tab_orders_delivered: '已送达', tab_orders_completed: '已完成', tab_orders_refund: '退款·售后', tab_orders_cancelled: '已取消',
+    keep_order: '再想想', cancel_confirm_title: '取消这个订单？', cancel_confirm_text: '取消后订单不能恢复，商品会放回库存。',
+    cancel_confirm_yes: '确认取消', apply_refund: '申请退款', refund_confirm_title: '申请退款？',
+    refund_confirm_text: '订单还没有发货，取消后 {m} 将原路退回。', refund_confirm_yes: '确认退款', refund_requested: '已申请退款，款项将原路退回',
+    refund_line: '退款：{m} · {s}', refund_status_pending: '退款中', refund_status_requested: '退款中', refund_status_refunded: '已退款', refund_status_failed: '退款遇到问题，客服会处理',
+    refunded_line: '已退款 {m}',
+    apply_after_sale: '申请售后', after_sale_title: '申请售后', after_sale_kind: '售后类型', after_sale_kind_refund: '退款',
+    after_sale_kind_redeliver: '补送', after_sale_reason: '问题描述', after_sale_reason_placeholder: '例如：花送到时已经蔫了（200 字以内）',
+    after_sale_photos: '照片（最多 6 张）', after_sale_add_photo: '添加照片', after_sale_uploading: '上传中…', after_sale_remove_photo: '删除照片',
+    after_sale_amount: '退款金额 ¥', after_sale_amount_hint: '最多可退 {m}', after_sale_submit: '提交申请', after_sale_sent: '售后申请已提交',
+    after_sale_reason_required: '请描述遇到的问题（1–200 字）', after_sale_amount_invalid: '退款金额应在 ¥0.01 到 {m} 之间',
+    after_sale_too_many_photos: '最多 6 张照片', after_sale_photo_type: '请选择 JPEG、PNG 或 WebP 图片',
+    after_sale_line: '售后（{k}）：{s}', after_sale_decision: '处理意见：{n}', after_sale_amount_line: '申请退款 {m}',
+    after_sale_status_requested: '处理中', after_sale_status_approved: '已同意', after_sale_status_rejected: '未通过',
+    after_sale_status_refunded: '已退款', after_sale_status_redelivered: '已补送',
+    service_contact: '联系客服：{c}',
+    gallery_previous: '上一张', gallery_next: '下一张', gallery_picture: '第 {n} 张',
+    day_today: '今天', day_tomorrow: '明天', day_more: '其他日期', day_pick: '选择日期',
     // column
     column_authors: '作者', column_feed: '关注动态', column_top: '本周热门', column_articles: '文章',
     followers: '粉丝 {n}', articles_n: '文章 {n}', following_n: '关注 {n}',
@@ -128,6 +147,25 @@ const strings = {
     cancel_order: 'Cancel order', order_cancelled: 'Order cancelled', pay_mockpay: 'Pay with mockpay', paid_ok: 'Payment received',
     pay_failed: 'Payment did not go through; the order is {s}', confirm_receipt: 'Confirm receipt', received_ok: 'Receipt confirmed',
     shipment: 'Shipped by {c}, {n}', dev_hint: 'Development mode: simulated payment',
+    tab_orders_all: 'All', tab_orders_pending_payment: 'To pay', tab_orders_paid: 'To ship', tab_orders_shipped: 'On the way',
+    tab_orders_delivered: 'Delivered', tab_orders_completed: 'Completed', tab_orders_refund: 'Refunds & after-sale', tab_orders_cancelled: 'Cancelled',
+    keep_order: 'Keep it', cancel_confirm_title: 'Cancel this order?', cancel_confirm_text: 'A cancelled order cannot be restored; its items go back into stock.',
+    cancel_confirm_yes: 'Cancel order', apply_refund: 'Request a refund', refund_confirm_title: 'Request a refund?',
+    refund_confirm_text: 'The order has not shipped yet: cancel it and {m} goes back the way you paid.', refund_confirm_yes: 'Refund', refund_requested: 'Refund requested; the money goes back the way you paid',
+    refund_line: 'Refund: {m} · {s}', refund_status_pending: 'in progress', refund_status_requested: 'in progress', refund_status_refunded: 'refunded', refund_status_failed: 'held up; customer service will handle it',
+    refunded_line: 'Refunded {m}',
+    apply_after_sale: 'After-sale request', after_sale_title: 'After-sale request', after_sale_kind: 'What would help', after_sale_kind_refund: 'Refund',
+    after_sale_kind_redeliver: 'Redeliver', after_sale_reason: 'What went wrong', after_sale_reason_placeholder: 'e.g. the flowers arrived wilted (up to 200 characters)',
+    after_sale_photos: 'Photos (up to 6)', after_sale_add_photo: 'Add photos', after_sale_uploading: 'Uploading…', after_sale_remove_photo: 'Remove photo',
+    after_sale_amount: 'Refund amount ¥', after_sale_amount_hint: 'Up to {m}', after_sale_submit: 'Send request', after_sale_sent: 'After-sale request sent',
+    after_sale_reason_required: 'Describe the problem (1–200 characters)', after_sale_amount_invalid: 'The refund must be ¥0.01 to {m}',
+    after_sale_too_many_photos: 'Up to 6 photos', after_sale_photo_type: 'Choose a JPEG, PNG or WebP picture',
+    after_sale_line: 'After-sale ({k}): {s}', after_sale_decision: 'Reply: {n}', after_sale_amount_line: 'Refund asked {m}',
+    after_sale_status_requested: 'in progress', after_sale_status_approved: 'approved', after_sale_status_rejected: 'declined',
+    after_sale_status_refunded: 'refunded', after_sale_status_redelivered: 'redelivered',
+    service_contact: 'Customer service: {c}',
+    gallery_previous: 'Previous picture', gallery_next: 'Next picture', gallery_picture: 'Picture {n}',
+    day_today: 'Today', day_tomorrow: 'Tomorrow', day_more: 'Other days', day_pick: 'Choose a day',
     column_authors: 'Authors', column_feed: 'Following', column_top: 'Top 10', column_articles: 'Articles',
     followers: '{n} followers', articles_n: '{n} articles', following_n: '{n} following',
     follow: 'Follow', unfollow: 'Following', followed: 'Followed', unfollowed: 'Unfollowed',
@@ -170,6 +208,27 @@ export function dateTime(value) {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
   return date.toLocaleString(locale, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+}
+
+const WEEKDAYS = { zh: ['周日', '周一', '周二', '周三', '周四', '周五', '周六'], en: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] };
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A delivery day (`YYYY-MM-DD`, a day in the shop's time zone) as people say it: 今天 / 明天 /
+ * 周三 12月3日 (Today / Tomorrow / Wed 3 Dec), `today` being that zone's date. `{label, date}`:
+ * the words, and the plain date for 今天 and 明天 (empty otherwise).
+ */
+export function dayLabel(day, today) {
+  const [y, m, d] = String(day).split('-').map(Number);
+  const utc = Date.UTC(y, m - 1, d);
+  const date = lang === 'zh' ? `${m}月${d}日` : `${d} ${MONTHS[m - 1]}`;
+  if (today) {
+    const [ty, tm, td] = today.split('-').map(Number);
+    const ahead = Math.round((utc - Date.UTC(ty, tm - 1, td)) / 86400000);
+    if (ahead === 0) return { label: t('day_today'), date };
+    if (ahead === 1) return { label: t('day_tomorrow'), date };
+  }
+  return { label: `${WEEKDAYS[lang][new Date(utc).getUTCDay()]} ${date}`, date: '' };
 }
 
 export function dateOnly(value) {

@@ -1,12 +1,27 @@
-// 订单: the order list by status, cancel, confirm receipt, and — in development only — paying
-// with mockpay through the server's simulate-payment route (the page never holds the secret).
-import { t, money, dateTime } from './i18n.js';
-import { get, post, isDevelopment } from './api.js';
-import { h, replace, toast, busy, loadingBlock, emptyBlock, errorBlock, showError } from './dom.js';
+// 订单: the order list in tabs that hold every status, cancel and refund (each confirmed in the
+// page), confirm receipt, 申请售后 with photos, and — in development only — paying with mockpay
+// through the server's simulate-payment route (the page never holds the secret). The production
+// pay buttons live in each unpaid order's `[data-pay]` box (pay.js).
+import { t, money, dateTime, yuanToCents } from './i18n.js';
+import { get, post, isDevelopment, uploadImage } from './api.js';
+import { h, replace, picture, toast, busy, loadingBlock, emptyBlock, errorBlock, showError } from './dom.js';
+import { confirmDialog } from './dialog.js';
 import { ui, isSignedIn } from './state.js';
 
-const STATUSES = ['', 'pending_payment', 'paid', 'shipped', 'delivered', 'completed', 'cancelled'];
+/** The tabs: a name (its label `tab_orders_<name>`) and the statuses it lists (none: every one). */
+const TABS = [
+  ['all', []], ['pending_payment', ['pending_payment']], ['paid', ['paid']], ['shipped', ['shipped']],
+  ['delivered', ['delivered']], ['completed', ['completed']], ['refund', ['refunding', 'refunded']], ['cancelled', ['cancelled']],
+];
 const PER_PAGE = 10;
+/** Statuses after which the buyer may ask for 售后 (the server says when the window has closed). */
+const AFTER_SALE_STATUSES = ['shipped', 'delivered', 'completed'];
+const MAX_PHOTOS = 6;
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+
+function tabOf(name) {
+  return TABS.find(([tab]) => tab === name) || TABS[0];
+}
 
 export function renderOrders(page) {
   page.append(h('h1', { class: 'page-title' }, t('orders_title')));
@@ -14,6 +29,7 @@ export function renderOrders(page) {
     page.append(emptyBlock(t('sign_in_to_see'), h('a', { class: 'btn primary', href: '#/account', onClick: () => { ui.returnTo = '/orders'; } }, t('sign_in'))));
     return;
   }
+  if (!TABS.some(([tab]) => tab === ui.ordersStatus)) ui.ordersStatus = '';
   const chips = h('div', { class: 'chips scroll-x', id: 'order-status', role: 'tablist' });
   const hint = h('p', { class: 'dev-hint', id: 'dev-hint', hidden: true }, t('dev_hint'));
   const list = h('div', { id: 'order-list' }, loadingBlock());
@@ -25,23 +41,34 @@ export function renderOrders(page) {
   let seq = 0;
 
   function fillChips() {
-    replace(chips, STATUSES.map((s) => h('button', {
-      class: 'chip' + (ui.ordersStatus === s ? ' active' : ''), type: 'button', role: 'tab', dataset: { status: s || 'all' },
-      'aria-selected': String(ui.ordersStatus === s),
-      onClick: () => { ui.ordersStatus = s; fillChips(); load(true); },
-    }, t('status_' + (s || 'all')))));
+    const current = ui.ordersStatus || 'all';
+    replace(chips, TABS.map(([tab]) => h('button', {
+      class: 'chip' + (current === tab ? ' active' : ''), type: 'button', role: 'tab', dataset: { status: tab },
+      'aria-selected': String(current === tab),
+      onClick: () => { ui.ordersStatus = tab === 'all' ? '' : tab; fillChips(); load(true); },
+    }, t('tab_orders_' + tab))));
+  }
+
+  /** A button that asks first, then runs `work`. */
+  function confirmed(button, question, work) {
+    button.addEventListener('click', async () => {
+      if (!(await confirmDialog(question))) return;
+      await busy(button, work);
+    });
+    return button;
   }
 
   function card(o) {
     const actions = [];
+    const refundable = Math.max(0, o.total_cents - (o.refunded_cents || 0));
     if (o.status === 'pending_payment') {
-      const cancel = h('button', { class: 'btn ghost small', type: 'button', dataset: { action: 'cancel' } }, t('cancel_order'));
-      cancel.addEventListener('click', () => busy(cancel, async () => {
-        await post(`/orders/${o.id}/cancel`);
-        toast(t('order_cancelled'));
-        await refresh(o.id);
-      }));
-      actions.push(cancel);
+      actions.push(confirmed(h('button', { class: 'btn ghost small', type: 'button', dataset: { action: 'cancel' } }, t('cancel_order')),
+        { title: t('cancel_confirm_title'), text: t('cancel_confirm_text'), yes: t('cancel_confirm_yes'), no: t('keep_order'), danger: true },
+        async () => {
+          await post(`/orders/${o.id}/cancel`);
+          toast(t('order_cancelled'));
+          await refresh(o.id);
+        }));
       if (dev) {
         const pay = h('button', { class: 'btn primary small', type: 'button', dataset: { action: 'pay' } }, t('pay_mockpay'));
         pay.addEventListener('click', () => busy(pay, async () => {
@@ -53,6 +80,29 @@ export function renderOrders(page) {
         }));
         actions.push(pay);
       }
+    }
+    // 申请退款 before it ships: the buyer's cancel of a paid order, which refunds it whole.
+    if (o.status === 'paid') {
+      actions.push(confirmed(h('button', { class: 'btn ghost small', type: 'button', dataset: { action: 'refund' } }, t('apply_refund')),
+        { title: t('refund_confirm_title'), text: t('refund_confirm_text', { m: money(o.total_cents) }), yes: t('refund_confirm_yes'), no: t('keep_order'), danger: true },
+        async () => {
+          await post(`/orders/${o.id}/cancel`);
+          toast(t('refund_requested'));
+          await refresh(o.id);
+        }));
+    }
+    const afterSaleOpen = o.after_sale && o.after_sale.status === 'requested';
+    let form = null;
+    if (AFTER_SALE_STATUSES.includes(o.status) && !afterSaleOpen) {
+      const open = h('button', { class: 'btn ghost small', type: 'button', dataset: { action: 'after-sale' }, 'aria-expanded': 'false' }, t('apply_after_sale'));
+      form = afterSaleForm(o, refundable, () => refresh(o.id));
+      form.hidden = true;
+      open.addEventListener('click', () => {
+        form.hidden = !form.hidden;
+        open.setAttribute('aria-expanded', String(!form.hidden));
+        if (!form.hidden) form.querySelector('.as-reason').focus();
+      });
+      actions.push(open);
     }
     if (o.status === 'shipped' || o.status === 'delivered') {
       const confirm = h('button', { class: 'btn primary small', type: 'button', dataset: { action: 'confirm' } }, t('confirm_receipt'));
@@ -83,11 +133,17 @@ export function renderOrders(page) {
       o.coupon ? h('p', { class: 'small order-coupon' }, `${t('coupon_discount')} ${o.coupon.code} · ${o.coupon.description} -${money(o.discount_cents)}`) : null,
       o.shipment ? h('p', { class: 'small' }, t('shipment', { c: o.shipment.carrier, n: o.shipment.tracking_number })) : null,
       o.delivery_photo_url ? h('img', { class: 'delivery-photo', src: o.delivery_photo_url, alt: t('status_delivered'), loading: 'lazy' }) : null,
+      o.refund ? h('p', { class: 'small refund-line' }, t('refund_line', { m: money(o.refund.amount_cents), s: t('refund_status_' + o.refund.status) })) : null,
+      !o.refund && o.refunded_cents > 0 ? h('p', { class: 'small refund-line' }, t('refunded_line', { m: money(o.refunded_cents) })) : null,
+      o.after_sale ? afterSaleInfo(o.after_sale) : null,
       h('div', { class: 'order-foot' },
         h('span', { class: 'muted small' },
           o.status === 'pending_payment' && o.pay_deadline ? t('pay_before', { t: dateTime(o.pay_deadline) }) : `${t('created_at')} ${dateTime(o.created_at)}`),
         h('span', null, t('total') + ' ', h('strong', { class: 'price' }, money(o.total_cents)))),
-      actions.length ? h('div', { class: 'order-actions' }, actions) : null);
+      // The production pay buttons and QR code (pay.js) go in this box; one per unpaid order.
+      o.status === 'pending_payment' ? h('div', { class: 'order-pay', dataset: { pay: o.id } }) : null,
+      actions.length ? h('div', { class: 'order-actions' }, actions) : null,
+      form);
   }
 
   /** Re-reads one order in place (its status changed). */
@@ -97,7 +153,8 @@ export function renderOrders(page) {
       const order = await get(`/orders/${id}`);
       const old = list.querySelector(`[data-order-id="${id}"]`);
       if (!old) return;
-      if (ui.ordersStatus && order.status !== ui.ordersStatus) old.classList.add('leaving');
+      const statuses = tabOf(ui.ordersStatus || 'all')[1];
+      if (statuses.length && !statuses.includes(order.status)) old.classList.add('leaving');
       old.replaceWith(card(order));
     } catch (error) {
       showError(error);
@@ -108,7 +165,8 @@ export function renderOrders(page) {
     const mine = ++seq;
     if (reset) { pageNo = 1; replace(list, loadingBlock()); more.hidden = true; }
     try {
-      const result = await get('/orders', { status: ui.ordersStatus || null, page: pageNo, per_page: PER_PAGE });
+      const statuses = tabOf(ui.ordersStatus || 'all')[1];
+      const result = await get('/orders', { status: statuses.join(',') || null, page: pageNo, per_page: PER_PAGE });
       if (mine !== seq) return;
       if (reset) replace(list);
       list.append(...result.items.map(card));
@@ -127,4 +185,105 @@ export function renderOrders(page) {
     hint.hidden = !yes;
     load(true);
   });
+}
+
+/** The latest 售后 request of an order: kind and status, the amount, the reason, the shop's reply, the photos. */
+function afterSaleInfo(s) {
+  return h('div', { class: 'after-sale-info', dataset: { afterSaleStatus: s.status, afterSaleKind: s.kind } },
+    h('p', { class: 'small' }, h('strong', null, t('after_sale_line', { k: t('after_sale_kind_' + s.kind), s: t('after_sale_status_' + s.status) })),
+      s.kind === 'refund' && s.amount_cents ? ' · ' + t('after_sale_amount_line', { m: money(s.amount_cents) }) : ''),
+    h('p', { class: 'muted small as-reason-text' }, s.reason),
+    s.decision_note ? h('p', { class: 'small as-decision' }, t('after_sale_decision', { n: s.decision_note })) : null,
+    (s.photo_urls || []).length ? h('div', { class: 'as-photos' },
+      s.photo_urls.map((url, i) => h('a', { href: url, target: '_blank', rel: 'noopener', class: 'as-photo' },
+        picture(url, { seed: i, cls: 'pic as-photo-pic', label: t('gallery_picture', { n: i + 1 }) })))) : null);
+}
+
+/** 申请售后: refund (an amount up to what is refundable) or redeliver, a reason, up to six photos. */
+function afterSaleForm(o, refundable, done) {
+  const name = `as-kind-${o.id}`;
+  const kindChoice = (kind, checked) => h('label', { class: 'chip as-kind' + (checked ? ' active' : '') },
+    h('input', { type: 'radio', name, value: kind, checked, class: 'sr-only' }), t('after_sale_kind_' + kind));
+  const kinds = h('div', { class: 'chips', role: 'radiogroup', 'aria-label': t('after_sale_kind') },
+    kindChoice('refund', refundable > 0), kindChoice('redeliver', refundable <= 0));
+  const reason = h('textarea', { class: 'input as-reason', rows: 3, maxlength: 200, placeholder: t('after_sale_reason_placeholder') });
+  const amount = h('input', { class: 'input as-amount', inputmode: 'decimal', value: (refundable / 100).toFixed(2) });
+  const amountField = h('label', { class: 'field as-amount-field' }, h('span', { class: 'field-label' }, t('after_sale_amount')), amount,
+    h('span', { class: 'muted small' }, t('after_sale_amount_hint', { m: money(refundable) })));
+  const file = h('input', { type: 'file', class: 'as-file', accept: PHOTO_TYPES.join(','), multiple: true, hidden: true });
+  const addPhoto = h('button', { class: 'btn ghost small as-add-photo', type: 'button' }, t('after_sale_add_photo'));
+  const photoList = h('div', { class: 'as-photos' });
+  const error = h('p', { class: 'form-error as-error', role: 'alert', hidden: true });
+  const submit = h('button', { class: 'btn primary small as-submit', type: 'submit' }, t('after_sale_submit'));
+  const photos = [];
+  let uploading = 0;
+
+  const kind = () => (kinds.querySelector('input:checked') || {}).value || 'refund';
+  const say = (text) => { error.textContent = text || ''; error.hidden = !text; };
+  const showKind = () => {
+    amountField.hidden = kind() !== 'refund';
+    for (const label of kinds.querySelectorAll('.as-kind')) label.classList.toggle('active', label.querySelector('input').checked);
+  };
+  kinds.addEventListener('change', showKind);
+  const showPhotos = () => {
+    replace(photoList, photos.map((p, i) => h('span', { class: 'as-photo', dataset: { url: p.url } },
+      picture(p.thumbnail_url, { seed: i, cls: 'pic as-photo-pic', label: t('gallery_picture', { n: i + 1 }) }),
+      h('button', { class: 'as-photo-remove', type: 'button', 'aria-label': t('after_sale_remove_photo'), title: t('after_sale_remove_photo'),
+        onClick: () => { photos.splice(i, 1); showPhotos(); } }, '×'))),
+    uploading ? h('span', { class: 'muted small as-uploading' }, t('after_sale_uploading')) : null);
+    addPhoto.disabled = photos.length + uploading >= MAX_PHOTOS;
+  };
+  addPhoto.addEventListener('click', () => file.click());
+  file.addEventListener('change', async () => {
+    const chosen = [...file.files];
+    file.value = '';
+    say('');
+    if (photos.length + uploading + chosen.length > MAX_PHOTOS) say(t('after_sale_too_many_photos'));
+    for (const picked of chosen.slice(0, Math.max(0, MAX_PHOTOS - photos.length - uploading))) {
+      if (!PHOTO_TYPES.includes(picked.type)) { say(t('after_sale_photo_type')); continue; }
+      uploading += 1;
+      showPhotos();
+      try {
+        photos.push(await uploadImage(picked));
+      } catch (failure) {
+        say(failure.message);
+      } finally {
+        uploading -= 1;
+        showPhotos();
+      }
+    }
+  });
+
+  const form = h('form', { class: 'after-sale-form', novalidate: true, dataset: { orderId: o.id } },
+    h('h3', { class: 'section-title' }, t('after_sale_title')),
+    h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('after_sale_kind')), kinds),
+    h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('after_sale_reason')), reason),
+    amountField,
+    h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('after_sale_photos')), photoList, addPhoto, file),
+    error, submit);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    say('');
+    const text = reason.value.trim();
+    if (!text || [...text].length > 200) { say(t('after_sale_reason_required')); reason.focus(); return; }
+    const body = { kind: kind(), reason: text, photo_urls: photos.map((p) => p.url) };
+    if (body.kind === 'refund') {
+      const cents = yuanToCents(amount.value);
+      if (cents === null || cents < 1 || cents > refundable) {
+        say(t('after_sale_amount_invalid', { m: money(refundable) }));
+        amount.focus();
+        return;
+      }
+      body.amount_cents = cents;
+    }
+    if (uploading) return;
+    busy(submit, async () => {
+      await post(`/orders/${o.id}/after-sales`, body);
+      toast(t('after_sale_sent'));
+      await done();
+    }, (failure) => say(failure.message));
+  });
+  showKind();
+  showPhotos();
+  return form;
 }

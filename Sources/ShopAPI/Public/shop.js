@@ -4,6 +4,7 @@ import { t, money, yuanToCents } from './i18n.js';
 import { get, post, put, del } from './api.js';
 import { h, replace, picture, toast, showError, busy, debounce, loadingBlock, emptyBlock, errorBlock } from './dom.js';
 import { ui, requireSignIn, setCartCount, navigate } from './state.js';
+import { showNotice } from './shopinfo.js';
 
 const PER_PAGE = 20;
 let categoriesPromise = null;
@@ -236,16 +237,63 @@ function backLink() {
   } }, t('back'));
 }
 
-function showProduct(page, p) {
+/**
+ * The product's pictures: swiped on a phone (scroll snapping), and on any screen ‹ › arrows,
+ * ←/→ keys and a strip of thumbnails (the list-size thumbnails the API names) to reach each one.
+ */
+function gallery(p) {
+  const thumbs = new Map([[p.cover_url, p.cover_thumbnail_url || p.cover_url]]);
+  (p.images || []).forEach((url, i) => thumbs.set(url, (p.image_thumbnail_urls || [])[i] || url));
   const urls = [...new Set([p.cover_url, ...(p.images || [])].filter(Boolean))];
-  const counter = h('span', { class: 'gallery-count' }, urls.length > 1 ? `1/${urls.length}` : '');
-  const gallery = h('div', { class: 'gallery', id: 'gallery' },
-    (urls.length ? urls : ['']).map((url, i) => picture(url, { seed: p.id + i, cls: 'pic gallery-pic', label: p.title })));
-  gallery.addEventListener('scroll', () => {
-    const index = Math.round(gallery.scrollLeft / Math.max(1, gallery.clientWidth));
-    if (urls.length > 1) counter.textContent = `${index + 1}/${urls.length}`;
-  }, { passive: true });
+  const many = urls.length > 1;
+  const counter = h('span', { class: 'gallery-count', id: 'gallery-count', 'aria-live': 'polite' }, many ? `1/${urls.length}` : '');
+  const strip = h('div', { class: 'gallery', id: 'gallery', tabindex: many ? 0 : null, 'aria-label': p.title, 'aria-roledescription': 'carousel' },
+    (urls.length ? urls : ['']).map((url, i) => picture(url, { seed: p.id + i, cls: 'pic gallery-pic', label: `${p.title} ${i + 1}/${urls.length}` })));
+  let index = 0;
+  const arrow = (step, cls, text, label) => h('button', { class: `gallery-arrow ${cls}`, type: 'button', 'aria-label': label, title: label,
+    hidden: !many, onClick: () => go(index + step) }, text);
+  const prev = arrow(-1, 'gallery-prev', '‹', t('gallery_previous'));
+  const next = arrow(1, 'gallery-next', '›', t('gallery_next'));
+  const thumbButtons = many ? urls.map((url, i) => h('button', {
+    class: 'gallery-thumb', type: 'button', dataset: { index: i }, 'aria-label': t('gallery_picture', { n: i + 1 }),
+    onClick: () => go(i),
+  }, picture(thumbs.get(url) || url, { seed: p.id + i, cls: 'pic gallery-thumb-pic' }))) : [];
 
+  /** Shows the picture at `i` (wrapping at either end), as a swipe would. */
+  function go(i) {
+    const target = (i + urls.length) % urls.length;
+    strip.scrollTo({ left: target * strip.clientWidth, behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    mark(target);
+  }
+  function mark(i) {
+    index = i;
+    if (many) counter.textContent = `${i + 1}/${urls.length}`;
+    thumbButtons.forEach((b, n) => {
+      b.classList.toggle('active', n === i);
+      b.setAttribute('aria-current', String(n === i));
+    });
+  }
+  let settle = null;
+  strip.addEventListener('scroll', () => {
+    clearTimeout(settle);
+    settle = setTimeout(() => mark(Math.round(strip.scrollLeft / Math.max(1, strip.clientWidth))), 60);
+  }, { passive: true });
+  // ←/→ anywhere on the product page (not while typing), for as long as the gallery is shown.
+  const onKey = (event) => {
+    if (!strip.isConnected) { document.removeEventListener('keydown', onKey); return; }
+    if (!many || event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test((event.target && event.target.tagName) || '')) return;
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      go(index + (event.key === 'ArrowRight' ? 1 : -1));
+    }
+  };
+  document.addEventListener('keydown', onKey);
+  mark(0);
+  return [h('div', { class: 'gallery-stage' }, strip, prev, next, counter),
+    many ? h('div', { class: 'gallery-thumbs', id: 'gallery-thumbs' }, thumbButtons) : null];
+}
+
+function showProduct(page, p) {
   const skus = p.skus || [];
   let chosen = skus.find((sku) => sku.stock > 0) || null;
   let quantity = 1;
@@ -286,7 +334,7 @@ function showProduct(page, p) {
       const cart = await post('/cart/items', { sku_id: chosen.id, quantity });
       setCartCount(cart.total_quantity);
       toast(t('added_to_cart'));
-    }, (error) => { notice.textContent = error.message; notice.hidden = false; });
+    }, (error) => showNotice(notice, error));
   });
 
   const attributes = Object.entries(p.attributes || {});
@@ -319,7 +367,7 @@ function showProduct(page, p) {
   ];
   // A phone shows one column; a desktop the gallery beside the details (see .product-layout).
   replace(page, h('div', { class: 'product-layout' },
-    h('div', { class: 'gallery-wrap' }, gallery, counter, h('div', { class: 'floating-back' }, backLink())),
+    h('div', { class: 'gallery-wrap' }, gallery(p), h('div', { class: 'floating-back' }, backLink())),
     h('div', { class: 'product-info' }, details)));
   update();
 }

@@ -27,6 +27,18 @@ extension Request {
         return value
     }
 
+    /// An optional comma-separated list of an enum's raw values (`a,b`; empty or absent: none),
+    /// repeats counted once; a value outside the enum is a 400 naming the parameter.
+    func queryEnumList<T: RawRepresentable & CaseIterable & Equatable>(_ name: String, _ type: T.Type) throws -> [T] where T.RawValue == String {
+        guard let text = query[name], !text.isEmpty else { return [] }
+        var values: [T] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let value = T(rawValue: String(part)) else { throw ValidationError.oneOf(name, T.allCases.map(\.rawValue)) }
+            if !values.contains(value) { values.append(value) }
+        }
+        return values
+    }
+
     /// An optional free-text query parameter of at most `max` characters (empty: absent); longer is a 400 naming it.
     func queryText(_ name: String, max: Int) throws -> String? {
         guard let text = query[name], !text.isEmpty else { return nil }

@@ -215,7 +215,13 @@ public struct OrderService: Sendable {
 
     /// One's own orders, newest first.
     public func orders(for user: UserID, status: OrderStatus?, page: PageRequest) throws -> Page<Order> {
-        try pool.read { db in try orders.list(user: user, status: status, page: page, db) }
+        try orders(for: user, statuses: status.map { [$0] } ?? [], page: page)
+    }
+
+    /// One's own orders in any of `statuses` (empty: every status), newest first: a storefront's
+    /// tab may gather several (退款·售后 is `refunding` and `refunded`).
+    public func orders(for user: UserID, statuses: [OrderStatus], page: PageRequest) throws -> Page<Order> {
+        try pool.read { db in try orders.list(user: user, statuses: statuses, page: page, db) }
     }
 
     /// One's own order; anyone else's is `notFound`.
@@ -243,7 +249,7 @@ public struct OrderService: Sendable {
 
     /// Operators: every order, newest first.
     public func allOrders(status: OrderStatus?, page: PageRequest) throws -> Page<Order> {
-        try pool.read { db in try orders.list(user: nil, status: status, page: page, db) }
+        try pool.read { db in try orders.list(user: nil, statuses: status.map { [$0] } ?? [], page: page, db) }
     }
 
     /// Operators and payments: an order by its number.

@@ -89,11 +89,11 @@ struct OrderStore {
         try db.queryOne("SELECT \(Self.columns) FROM orders WHERE number = \(number)").map { try orders([$0], db)[0] }
     }
 
-    /// A page of orders, newest first; `user` nil lists everyone's (operators).
-    func list(user: UserID?, status: OrderStatus?, page: PageRequest, _ db: any SQLConnection) throws -> Page<Order> {
+    /// A page of orders in any of `statuses` (empty: all), newest first; `user` nil lists everyone's (operators).
+    func list(user: UserID?, statuses: [OrderStatus], page: PageRequest, _ db: any SQLConnection) throws -> Page<Order> {
         var conditions: [SQL] = []
         if let user { conditions.append("user_id = \(user)") }
-        if let status { conditions.append("status = \(status)") }
+        if !statuses.isEmpty { conditions.append("status IN (\(list: statuses))") }
         let filter: SQL = conditions.isEmpty ? .empty : "WHERE \(conditions.joined(separator: " AND "))"
         return try db.page(page, count: "SELECT COUNT(*) FROM orders \(filter)",
                            rows: "SELECT \(Self.columns) FROM orders \(filter) ORDER BY created_at DESC, id DESC",

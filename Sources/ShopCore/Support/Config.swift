@@ -134,6 +134,15 @@ public struct Config: Sendable {
         public var publicURL = ""
         /// The shop's time zone (an IANA name): delivery days and the same-day cutoff are read in it.
         public var timezone = "Asia/Shanghai"
+        /// The shop's name as buyers see it (`GET /shop-info`).
+        public var name = "花田小憩"
+        /// How buyers reach customer service (free text: a phone, a WeChat ID), shown by the
+        /// storefront beside the cart cap's message; empty: none shown.
+        public var serviceContact = ""
+
+        /// The longest `name` and `service_contact` (characters) the settings accept.
+        public static let maxNameLength = 40
+        public static let maxServiceContactLength = 100
 
         /// `timezone` as a zone; it was checked when the configuration was read.
         public var timeZone: TimeZone { TimeZone(identifier: timezone) ?? ShopTime.zone }

@@ -65,6 +65,8 @@ extension Config {
         .choice("app.log_format", \.app.logFormat),
         .string("app.public_url", \.app.publicURL, allowEmpty: true),
         .timeZone("app.timezone", \.app.timezone),
+        .line("app.name", \.app.name, maxLength: Config.App.maxNameLength),
+        .line("app.service_contact", \.app.serviceContact, maxLength: Config.App.maxServiceContactLength, allowEmpty: true),
         .int("catalog.import_max_bytes", \.catalog.importMaxBytes, 1...(4 * 1_073_741_824)),
         .int("search.hot_min_searchers", \.search.hotMinSearchers, 1...10_000),
         .words("search.blocked_words", \.search.blockedWords),

@@ -53,6 +53,21 @@ extension Setting {
         }, render: { $0 })
     }
 
+    /// One line of text shown to people (a name, a contact): trimmed, no control characters, at
+    /// most `maxLength` characters; refused when empty unless `allowEmpty`.
+    public static func line(_ key: String, _ path: WritableKeyPath<Root, String> & Sendable, maxLength: Int,
+                            allowEmpty: Bool = false) -> Self {
+        Self(key, path, parse: { (text) throws(Invalid) in
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard allowEmpty || !value.isEmpty else { throw Invalid("must not be empty") }
+            guard value.count <= maxLength else { throw Invalid("must be at most \(maxLength) characters, got \(value.count)") }
+            guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw Invalid("must be one line without control characters")
+            }
+            return value
+        }, render: { $0 })
+    }
+
     /// Empty, `sqlite:PATH` or `postgresql://…`.
     public static func databaseURL(_ key: String, _ path: WritableKeyPath<Root, String> & Sendable) -> Self {
         Self(key, path, parse: { (text) throws(Invalid) in

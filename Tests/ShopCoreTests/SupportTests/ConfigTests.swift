@@ -39,7 +39,7 @@ struct ConfigTests {
         "payments.provider_timeout_seconds": "3", "payments.max_concurrent_calls": "7", "payments.breaker_failures": "4",
         "payments.breaker_seconds": "11", "payments.max_attempts_per_order": "6",
         "app.env": "production", "app.log_level": "debug", "app.log_format": "json", "app.public_url": "https://floral.example.cn",
-        "app.timezone": "UTC",
+        "app.timezone": "UTC", "app.name": "Floral Garden", "app.service_contact": "微信 floral-kefu",
         "catalog.import_max_bytes": "1000",
         "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告", "search.max_per_minute_per_ip": "30",
         "media.path": "/var/lib/shop/media",
@@ -160,6 +160,8 @@ struct ConfigTests {
         ("SHOP_MEDIA_MAX_UPLOAD_BYTES", "100", "media.max_upload_bytes"),
         ("SHOP_APP_ENV", "staging", "app.env"), ("SHOP_APP_LOG_LEVEL", "loud", "app.log_level"),
         ("SHOP_VERIFICATION_SENDER", "pigeon", "verification.sender"), ("SHOP_AUTH_PEPPER", "", "auth.pepper"),
+        ("SHOP_APP_SERVICE_CONTACT", String(repeating: "9", count: 101), "app.service_contact"),
+        ("SHOP_APP_SERVICE_CONTACT", "微信\nfloral", "app.service_contact"), ("SHOP_APP_NAME", " ", "app.name"),
     ])
     func anOutOfRangeValueThrowsNamingTheKey(_ variable: String, _ value: String, _ key: String) {
         let error = #expect(throws: ConfigError.self) {
