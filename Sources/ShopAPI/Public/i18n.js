@@ -62,6 +62,7 @@ const strings = {
     cancel_order: '取消订单', order_cancelled: '订单已取消', pay_mockpay: '用 mockpay 支付', paid_ok: '支付成功',
     pay_failed: '支付未成功，订单状态：{s}', confirm_receipt: '确认收货', received_ok: '已确认收货',
     shipment: '物流：{c} {n}', dev_hint: '开发模式：模拟支付',
+    pay_alipay: '支付宝付款', pay_wechatpay: '微信支付', pay_scan: '请用微信扫一扫付款', pay_qr_alt: '微信支付二维码', pay_checking: '正在确认付款结果…', pay_not_yet: '还没有收到付款，稍后刷新看看',
     // column
     column_authors: '作者', column_feed: '关注动态', column_top: '本周热门', column_articles: '文章',
     followers: '粉丝 {n}', articles_n: '文章 {n}', following_n: '关注 {n}',
@@ -128,6 +129,7 @@ const strings = {
     cancel_order: 'Cancel order', order_cancelled: 'Order cancelled', pay_mockpay: 'Pay with mockpay', paid_ok: 'Payment received',
     pay_failed: 'Payment did not go through; the order is {s}', confirm_receipt: 'Confirm receipt', received_ok: 'Receipt confirmed',
     shipment: 'Shipped by {c}, {n}', dev_hint: 'Development mode: simulated payment',
+    pay_alipay: 'Pay with Alipay', pay_wechatpay: 'Pay with WeChat Pay', pay_scan: 'Scan with WeChat to pay', pay_qr_alt: 'WeChat Pay QR code', pay_checking: 'Checking the payment…', pay_not_yet: 'No payment has arrived yet; look again shortly',
     column_authors: 'Authors', column_feed: 'Following', column_top: 'Top 10', column_articles: 'Articles',
     followers: '{n} followers', articles_n: '{n} articles', following_n: '{n} following',
     follow: 'Follow', unfollow: 'Following', followed: 'Followed', unfollowed: 'Unfollowed',

@@ -4,11 +4,12 @@ import { t, money, dateTime } from './i18n.js';
 import { get, post, isDevelopment } from './api.js';
 import { h, replace, toast, busy, loadingBlock, emptyBlock, errorBlock, showError } from './dom.js';
 import { ui, isSignedIn } from './state.js';
+import { payButtons, returnedOrder, watchReturn } from './pay.js';
 
 const STATUSES = ['', 'pending_payment', 'paid', 'shipped', 'delivered', 'completed', 'cancelled'];
 const PER_PAGE = 10;
 
-export function renderOrders(page) {
+export function renderOrders(page, _params, query) {
   page.append(h('h1', { class: 'page-title' }, t('orders_title')));
   if (!isSignedIn()) {
     page.append(emptyBlock(t('sign_in_to_see'), h('a', { class: 'btn primary', href: '#/account', onClick: () => { ui.returnTo = '/orders'; } }, t('sign_in'))));
@@ -21,6 +22,7 @@ export function renderOrders(page) {
   page.append(chips, hint, list, more);
 
   let dev = false;
+  const returned = returnedOrder(query);
   let pageNo = 1;
   let seq = 0;
 
@@ -53,6 +55,7 @@ export function renderOrders(page) {
         }));
         actions.push(pay);
       }
+      actions.push(...payButtons(o, () => refresh(o.id)));
     }
     if (o.status === 'shipped' || o.status === 'delivered') {
       const confirm = h('button', { class: 'btn primary small', type: 'button', dataset: { action: 'confirm' } }, t('confirm_receipt'));
@@ -125,6 +128,6 @@ export function renderOrders(page) {
   isDevelopment().then((yes) => {
     dev = yes;
     hint.hidden = !yes;
-    load(true);
+    load(true).then(() => { if (returned) watchReturn(returned, () => refresh(returned)); });
   });
 }
