@@ -85,9 +85,12 @@ export function payButtons(order, onChange) {
     const panel = h('div', { class: 'pay-qr', dataset: { codeUrl: codeURL } },
       await qrImage(codeURL), h('p', { class: 'small muted' }, t('pay_scan')));
     card.append(panel);
-    const paid = await waitForPayment(order.id, { stop: () => !panel.isConnected, limit: QR_POLL_LIMIT_MS });
-    if (paid && paid.status === 'paid') toast(t('paid_ok'));
-    if (paid) await onChange();
+    // the button is free again while the page waits: a second press draws a fresh panel
+    waitForPayment(order.id, { stop: () => !panel.isConnected, limit: QR_POLL_LIMIT_MS }).then(async (paid) => {
+      if (!paid || !panel.isConnected) return;
+      if (paid.status === 'paid') toast(t('paid_ok'));
+      await onChange();
+    });
   }));
   return [alipay, wechat];
 }
