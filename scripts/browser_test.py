@@ -56,6 +56,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 import browser_admin
+import browser_pay
 import browser_storefront
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -218,7 +219,7 @@ def make_driver(language="zh-CN"):
     return driver
 
 
-class Run(browser_storefront.Storefront, browser_admin.AdminDesk):
+class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.PaySteps):
     def __init__(self, driver, server, shots):
         self.d = driver
         self.server = server
@@ -855,6 +856,12 @@ STEPS = [
 ]
 
 
+# Web payment on a computer against fake-payments (PAY_BROWSER_TEST=0 leaves it out), before the desk bans the buyer.
+if browser_pay.ENABLED:
+    STEPS += browser_pay.STEPS
+    TIME_LIMIT += browser_pay.EXTRA_SECONDS
+browser_pay.configure(step_failure=StepFailure, desktop=DESKTOP)
+
 # The operators' desk (/admin) after the storefront, on the same shop (ADMIN_BROWSER_TEST=0 leaves it out).
 if browser_admin.ENABLED:
     STEPS += browser_admin.STEPS
@@ -892,6 +899,7 @@ def main():
     driver = None
     try:
         try:
+            browser_pay.start_fakes(server, free_port)
             server.start()
             log(f"browser: shop serving at {server.base}")
             driver = make_driver()
@@ -957,6 +965,7 @@ def main():
             except Exception:  # noqa: BLE001
                 pass
         server.stop()
+        browser_pay.stop_fakes()
         if failed == 0:
             shutil.rmtree(work, ignore_errors=True)
         log(f"browser: {passed} passed, {failed} failed")

@@ -23,6 +23,10 @@ public final class FakeAlipayGateway: Sendable {
         public let subject: String
         public let notifyURL: String
         public var tradeNo: String?
+        /// The request that opened it: `alipay.trade.app.pay`, `.wap.pay` or `.page.pay`.
+        public var method = "alipay.trade.app.pay"
+        /// Where the cashier sends the browser after paying (web payment only).
+        public var returnURL: String? = nil
     }
 
     struct State {
@@ -109,7 +113,98 @@ public final class FakeAlipayGateway: Sendable {
         return PaymentSigner.form(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
+    /// The web channels: the product code each method must carry.
+    static let webMethods = ["alipay.trade.wap.pay": "QUICK_WAP_WAY", "alipay.trade.page.pay": "FAST_INSTANT_TRADE_PAY"]
+
+    /// What Alipay's gateway does with a browser opening a signed `alipay.trade.wap.pay` or
+    /// `alipay.trade.page.pay` URL: checks the merchant's signature (over every parameter but
+    /// `sign`, `return_url` and `notify_url` included), the method and its `product_code`, and opens
+    /// the trade with its notify and return URLs. Answers the decoded parameters.
+    @discardableResult
+    public func openWebPay(url: String) throws -> [String: String] {
+        guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else {
+            throw FakeGatewayError("not a gateway URL with a query: \(url)")
+        }
+        return try openWebPay(fields: try Self.decodeForm(String(query)))
+    }
+
+    func openWebPay(fields: [String: String]) throws -> [String: String] {
+        try verify(fields)
+        guard let method = fields["method"], let productCode = Self.webMethods[method] else {
+            throw FakeGatewayError("not a web pay method: \(fields["method"] ?? "none")")
+        }
+        guard fields["charset"] == "utf-8", fields["version"] == "1.0", let notify = fields["notify_url"], notify.hasPrefix("http"),
+              fields["return_url"].map({ $0.hasPrefix("http") }) ?? true,
+              let biz = fields["biz_content"].flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: String],
+              let number = biz["out_trade_no"], let amount = biz["total_amount"], Self.cents(amount) != nil,
+              let subject = biz["subject"], !subject.isEmpty else {
+            throw FakeGatewayError("not a web pay request: \(fields)")
+        }
+        guard biz["product_code"] == productCode else {
+            throw FakeGatewayError("\(method) takes product_code \(productCode), not \(biz["product_code"] ?? "none")")
+        }
+        try state.withLock { state in
+            state.methods.append(method)
+            if let existing = state.trades[number] {
+                guard existing.totalAmount == amount else { throw FakeGatewayError("ACQ.CONTEXT_INCONSISTENT: \(number) has another amount") }
+                state.trades[number]?.method = method
+                state.trades[number]?.returnURL = fields["return_url"]
+            } else {
+                state.trades[number] = Trade(orderNumber: number, totalAmount: amount, subject: subject, notifyURL: notify, tradeNo: nil,
+                                             method: method, returnURL: fields["return_url"])
+            }
+        }
+        return fields
+    }
+
+    /// The buyer presses 付款 on the cashier: the trade is paid, the signed async notification is
+    /// posted to its notify URL, and the answer is where the browser goes next: the return URL
+    /// with Alipay's signed synchronous parameters (`method` = `<request method>.return`) added.
+    public func payOnCashier(_ orderNumber: String) throws -> (returnURL: String?, delivery: String) {
+        let notification = try pay(orderNumber)
+        guard let trade = trade(orderNumber) else { throw FakeGatewayError("Alipay knows no order \(orderNumber)") }
+        let delivery = NotificationDelivery.post(notification, to: trade.notifyURL, contentType: NotificationDelivery.form)
+        guard let returnURL = trade.returnURL, var components = URLComponents(string: returnURL) else { return (nil, delivery) }
+        var fields = ["charset": "utf-8", "out_trade_no": orderNumber, "method": trade.method + ".return",
+                      "total_amount": trade.totalAmount, "trade_no": trade.tradeNo ?? "", "auth_app_id": appID, "version": "1.0",
+                      "app_id": appID, "seller_id": sellerID, "timestamp": "2026-12-01 12:00:01"]
+        fields["sign"] = Base64.encode(try alipayKey.signSHA256(Array(PaymentSigner.alipayContent(fields).utf8)))
+        fields["sign_type"] = "RSA2"
+        let added = String(decoding: PaymentSigner.form(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }), as: UTF8.self)
+        components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.joined(separator: "&")
+        return (components.string ?? returnURL, delivery)
+    }
+
+    /// The cashier a browser sees at a signed web pay URL, and its 付款 button's answer.
+    private func cashier(_ request: Request) -> Response {
+        if request.method == "GET" {
+            do {
+                let fields = try openWebPay(fields: request.query)
+                let biz = (fields["biz_content"].flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: String]) ?? [:]
+                let number = biz["out_trade_no"] ?? ""
+                return NotificationDelivery.payPage(title: "支付宝 收银台", lines: [biz["subject"] ?? "", "订单号 \(number)",
+                                                                                 "￥\(biz["total_amount"] ?? "")"],
+                                                    action: "/cashier/pay", fields: ["out_trade_no": number])
+            } catch {
+                return NotificationDelivery.errorPage("验签或参数错误：\(error)")
+            }
+        }
+        guard let fields = try? Self.decodeForm(String(decoding: request.body, as: UTF8.self)), let number = fields["out_trade_no"],
+              trade(number)?.method != "alipay.trade.app.pay" else {
+            return NotificationDelivery.errorPage("没有这笔网页支付交易")
+        }
+        do {
+            let (returnURL, _) = try payOnCashier(number)
+            return returnURL.map(NotificationDelivery.redirect(to:)) ?? .text("支付成功 \(number)\n")
+        } catch {
+            return NotificationDelivery.errorPage("\(error)")
+        }
+    }
+
     fileprivate func handle(_ request: Request) -> Response {
+        if request.method == "GET" && request.path == "/gateway.do" || request.method == "POST" && request.path == "/cashier/pay" {
+            return cashier(request)
+        }
         let mode = state.withLock { $0.mode }
         if case .silent(let seconds) = mode { Thread.sleep(forTimeInterval: seconds) }
         guard let fields = try? Self.decodeForm(String(decoding: request.body, as: UTF8.self)), let method = fields["method"] else {
@@ -233,8 +328,13 @@ public final class FakeAlipayGateway: Sendable {
         return .text(text + "}", contentType: "application/json;charset=utf-8")
     }
 
+    /// A browser's form body, fields that cannot be decoded left out.
+    static func decodeFormLeniently(_ body: [UInt8]) -> [String: String] {
+        (try? decodeForm(String(decoding: body, as: UTF8.self))) ?? [:]
+    }
+
     /// `k=v&...` with `+` as space and percent escapes, as a servlet reads a form.
-    static func decodeForm(_ text: String) throws -> [String: String] {
+    public static func decodeForm(_ text: String) throws -> [String: String] {
         var fields: [String: String] = [:]
         for part in text.split(separator: "&") {
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

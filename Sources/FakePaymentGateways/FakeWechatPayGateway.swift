@@ -28,6 +28,10 @@ public final class FakeWechatPayGateway: Sendable {
         public let prepayID: String
         public let notifyURL: String
         public var transactionID: String?
+        /// `APP`, `NATIVE` (a QR code's `code_url`) or `MWEB` (H5: a page at `mweb_url`).
+        public var tradeType = "APP"
+        public var codeURL: String? = nil
+        public var mwebURL: String? = nil
     }
 
     /// One refund WeChat took.
@@ -90,21 +94,66 @@ public final class FakeWechatPayGateway: Sendable {
         let trade = try state.withLock { state -> Trade in
             guard var trade = state.trades[orderNumber] else { throw FakeGatewayError("WeChat knows no order \(orderNumber)") }
             if let totalFee { trade = Trade(orderNumber: orderNumber, totalFee: totalFee, prepayID: trade.prepayID,
-                                            notifyURL: trade.notifyURL, transactionID: trade.transactionID) }
+                                            notifyURL: trade.notifyURL, transactionID: trade.transactionID, tradeType: trade.tradeType,
+                                            codeURL: trade.codeURL, mwebURL: trade.mwebURL) }
             state.counter += 1
             trade.transactionID = trade.transactionID ?? String(format: "42000000%010d", state.counter)
             state.trades[orderNumber] = trade
             return trade
         }
         var fields = ["return_code": "SUCCESS", "result_code": "SUCCESS", "appid": appID, "mch_id": mchID,
-                      "nonce_str": nonce(), "openid": "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o", "trade_type": "APP",
+                      "nonce_str": nonce(), "openid": "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o", "trade_type": trade.tradeType,
                       "bank_type": "CMC", "total_fee": String(trade.totalFee), "fee_type": "CNY",
                       "transaction_id": trade.transactionID ?? "", "out_trade_no": orderNumber, "time_end": "20261201120000"]
         fields["sign"] = PaymentSigner.wechat(fields, key: apiKey)
         return PaymentSigner.wechatXML(fields)
     }
 
+    /// The buyer scans a NATIVE trade's QR code with WeChat and pays: answers the order number
+    /// and the notification WeChat would post (see `pay`).
+    public func scan(codeURL: String) throws -> (orderNumber: String, notification: [UInt8]) {
+        guard let number = state.withLock({ $0.trades.values.first { $0.codeURL == codeURL }?.orderNumber }) else {
+            throw FakeGatewayError("WeChat issued no code_url \(codeURL)")
+        }
+        return (number, try pay(number))
+    }
+
+    /// The path of the H5 payment page an `mweb_url` opens.
+    static let mwebPath = "/cgi-bin/mmpayweb-bin/checkmweb"
+
+    /// WeChat's H5 payment page in a phone's browser, and its 付款 button: the trade is paid, the
+    /// notification posted, and the browser sent to the `redirect_url` the shop appended.
+    private func mweb(_ request: Request) -> Response {
+        if request.method == "GET" {
+            guard let prepay = request.query["prepay_id"],
+                  let trade = state.withLock({ $0.trades.values.first { $0.prepayID == prepay && $0.tradeType == "MWEB" } }) else {
+                return NotificationDelivery.errorPage("商家参数格式有误，请联系商家解决（没有这笔 H5 交易）")
+            }
+            var fields = ["prepay_id": prepay]
+            if let redirect = request.query["redirect_url"] { fields["redirect_url"] = redirect }
+            return NotificationDelivery.payPage(title: "微信支付", lines: ["订单号 \(trade.orderNumber)",
+                                                                          String(format: "￥%.2f", Double(trade.totalFee) / 100)],
+                                                action: "/mweb/pay", fields: fields)
+        }
+        let form = FakeAlipayGateway.decodeFormLeniently(request.body)
+        guard let prepay = form["prepay_id"],
+              let number = state.withLock({ $0.trades.values.first { $0.prepayID == prepay && $0.tradeType == "MWEB" }?.orderNumber }) else {
+            return NotificationDelivery.errorPage("没有这笔 H5 交易")
+        }
+        do {
+            let notification = try pay(number)
+            _ = NotificationDelivery.post(notification, to: trade(number)?.notifyURL ?? "", contentType: NotificationDelivery.xml)
+            guard let redirect = form["redirect_url"], redirect.hasPrefix("http") else { return .text("支付成功 \(number)\n") }
+            return NotificationDelivery.redirect(to: redirect)
+        } catch {
+            return NotificationDelivery.errorPage("\(error)")
+        }
+    }
+
     fileprivate func handle(_ request: Request) -> Response {
+        if request.path == Self.mwebPath && request.method == "GET" || request.path == "/mweb/pay" && request.method == "POST" {
+            return mweb(request)
+        }
         let fields = Self.parse(request.body)
         let mode = state.withLock { state -> Mode in
             state.requests.append((request.path, fields))
@@ -144,23 +193,50 @@ public final class FakeWechatPayGateway: Sendable {
         if let missing = required.first(where: { (fields[$0] ?? "").isEmpty }) {
             return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "缺少参数\(missing)"]
         }
-        guard fields["trade_type"] == "APP", let fee = fields["total_fee"].flatMap({ Int64($0) }), fee > 0,
+        guard let tradeType = fields["trade_type"], ["APP", "NATIVE", "MWEB"].contains(tradeType) else {
+            return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "trade_type 参数错误"]
+        }
+        // NATIVE names the product the QR code sells; MWEB (H5) names the site it is paid from
+        if tradeType == "NATIVE", (fields["product_id"] ?? "").isEmpty {
+            return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "trade_type=NATIVE时，product_id为必填参数"]
+        }
+        if tradeType == "MWEB" {
+            let scene = fields["scene_info"].flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
+            guard let h5 = scene?["h5_info"] as? [String: String], let type = h5["type"], ["Wap", "IOS", "Android"].contains(type),
+                  h5["wap_url"]?.hasPrefix("http") ?? (type != "Wap") else {
+                return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "scene_info 参数错误"]
+            }
+        }
+        guard let fee = fields["total_fee"].flatMap({ Int64($0) }), fee > 0,
               let number = fields["out_trade_no"], let notify = fields["notify_url"], notify.hasPrefix("http") else {
             return ["result_code": "FAIL", "err_code": "PARAM_ERROR", "err_code_des": "参数格式错误"]
         }
+        let base = baseURL
         return state.withLock { state in
             if let existing = state.trades[number] {
-                guard existing.totalFee == fee else {
+                // an order number is one trade: another amount or trade type under it is refused
+                guard existing.totalFee == fee, existing.tradeType == tradeType else {
                     return ["result_code": "FAIL", "err_code": "INVALID_REQUEST", "err_code_des": "201 商户订单号重复"]
                 }
                 if existing.transactionID != nil { return ["result_code": "FAIL", "err_code": "ORDERPAID", "err_code_des": "该订单已支付"] }
-                return ["result_code": "SUCCESS", "trade_type": "APP", "prepay_id": existing.prepayID]
+                return Self.answer(existing)
             }
             state.counter += 1
             let prepay = String(format: "wx2026120112000000%08d", state.counter)
-            state.trades[number] = Trade(orderNumber: number, totalFee: fee, prepayID: prepay, notifyURL: notify, transactionID: nil)
-            return ["result_code": "SUCCESS", "trade_type": "APP", "prepay_id": prepay]
+            var trade = Trade(orderNumber: number, totalFee: fee, prepayID: prepay, notifyURL: notify, transactionID: nil, tradeType: tradeType)
+            if tradeType == "NATIVE" { trade.codeURL = "weixin://wxpay/bizpayurl?pr=" + String(format: "Fk%05d", state.counter) }
+            if tradeType == "MWEB" { trade.mwebURL = base + Self.mwebPath + "?prepay_id=\(prepay)&package=\(1_405_458_241 + state.counter)" }
+            state.trades[number] = trade
+            return Self.answer(trade)
         }
+    }
+
+    /// A unified order's success: the prepay id, and the QR code's or the H5 page's URL.
+    private static func answer(_ trade: Trade) -> [String: String] {
+        var answer = ["result_code": "SUCCESS", "trade_type": trade.tradeType, "prepay_id": trade.prepayID]
+        if let code = trade.codeURL { answer["code_url"] = code }
+        if let mweb = trade.mwebURL { answer["mweb_url"] = mweb }
+        return answer
     }
 
     /// The refunds WeChat took, by our refund number, each with its order number.
@@ -260,7 +336,7 @@ public final class FakeWechatPayGateway: Sendable {
         guard let number = fields["out_trade_no"], let trade = state.withLock({ $0.trades[number] }) else {
             return ["result_code": "FAIL", "err_code": "ORDERNOTEXIST", "err_code_des": "订单不存在"]
         }
-        var answer = ["result_code": "SUCCESS", "out_trade_no": number, "trade_type": "APP", "total_fee": String(trade.totalFee),
+        var answer = ["result_code": "SUCCESS", "out_trade_no": number, "trade_type": trade.tradeType, "total_fee": String(trade.totalFee),
                       "fee_type": "CNY"]
         if let transaction = trade.transactionID {
             answer.merge(["trade_state": "SUCCESS", "transaction_id": transaction, "time_end": "20261201120000"]) { $1 }
@@ -280,7 +356,7 @@ public final class FakeWechatPayGateway: Sendable {
     private func nonce() -> String { UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
 
     /// `<xml><k><![CDATA[v]]></k>` or `<k>v</k>`, flat, as WeChat reads it.
-    static func parse(_ body: [UInt8]) -> [String: String] {
+    public static func parse(_ body: [UInt8]) -> [String: String] {
         let text = String(decoding: body, as: UTF8.self)
         var fields: [String: String] = [:]
         let pattern = /<([A-Za-z_0-9]+)>(?:<!\[CDATA\[(.*?)\]\]>|([^<]*))<\/\1>/

@@ -73,7 +73,8 @@ public struct ShopAPI: Sendable {
                         refunds: offloadTargets[.payments]?.bulkhead).register(signedIn)
         DeliveryController(orders: shop.orders).register(api)
         ShopInfoController(app: shop.config.app).register(api)
-        PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
+        PaymentController(payments: shop.payments, metrics: shopMetrics, origin: origin,
+                          fallbackOrigin: shop.config.payments.publicBaseURL).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
         ArticleController(articles: shop.articles).register(public: personalised, signedIn: signedIn)
         // The operators' desk: staff tokens only, each route's permission from `AdminPermissions`.

@@ -1,11 +1,6 @@
-import Dispatch
 import FakePaymentGateways
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTP
-import Synchronization
 
 /// The operator's side of the fakes, over plain HTTP on loopback: the buyer pays (the notification
 /// delivered, lost or delivered twice), the app opens an Alipay order string, refunds go through and
@@ -21,6 +16,9 @@ struct ControlPanel: Sendable {
           POST /alipay/pay?order=NUMBER&notify=send
           POST /alipay/refunds/notify?refund=REFUND_NUMBER      Alipay's notification of the refunded trade
           POST /wechatpay/pay?order=NUMBER&notify=send
+          POST /wechatpay/scan         body: the code_url of a QR code the storefront drew (WeChat scans it and pays)
+        Web payment in a browser: the shop's Alipay pay_url opens the fake cashier (:9302), WeChat's
+        mweb_url its H5 page (:9301); each has a 付款 button that pays, notifies and returns to the shop.
           POST /wechatpay/refunds/confirm?refund=REFUND_NUMBER&notify=send   (with --hold-refunds)
           POST /wechatpay/refunds/notify?refund=REFUND_NUMBER   WeChat's refund notification (req_info encrypted)
         notify=lose leaves the shop to find the payment by its query (shop payments reconcile).
@@ -55,6 +53,12 @@ struct ControlPanel: Sendable {
                 guard let trade = wechat.trade(number) else { throw FakeGatewayError("no trade \(number)") }
                 return .text("WeChat Pay: order \(number) paid, transaction_id \(trade.transactionID ?? "")\n"
                              + deliver(body, to: trade.notifyURL, contentType: Self.xml, notify: request.query["notify"]))
+            case ("POST", "/wechatpay/scan"):
+                let code = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let (number, body) = try wechat.scan(codeURL: code)
+                guard let trade = wechat.trade(number) else { throw FakeGatewayError("no trade \(number)") }
+                return .text("WeChat Pay: scanned \(code), order \(number) paid, transaction_id \(trade.transactionID ?? "")\n"
+                             + deliver(body, to: trade.notifyURL, contentType: Self.xml, notify: request.query["notify"]))
             case ("POST", "/wechatpay/refunds/confirm"):
                 let refund = try Self.required(request, "refund")
                 let body = try wechat.confirmRefund(refund)
@@ -73,8 +77,8 @@ struct ControlPanel: Sendable {
         }
     }
 
-    static let form = "application/x-www-form-urlencoded; charset=utf-8"
-    static let xml = "text/xml; charset=utf-8"
+    static let form = NotificationDelivery.form
+    static let xml = NotificationDelivery.xml
 
     static func required(_ request: Request, _ name: String) throws -> String {
         guard let value = request.query[name], !value.isEmpty else { throw FakeGatewayError("?\(name)= is required") }
@@ -99,36 +103,19 @@ struct ControlPanel: Sendable {
     }
 
     static func post(_ body: [UInt8], to url: String, contentType: String) -> String {
-        guard let target = URL(string: url) else { return "not a URL" }
-        var request = URLRequest(url: target, timeoutInterval: 10)
-        request.httpMethod = "POST"
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body)
-        let answer = Mutex("no answer")
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            let text: String
-            if let error {
-                text = "failed: \(error.localizedDescription)"
-            } else {
-                text = "HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data ?? Data(), as: UTF8.self))"
-            }
-            answer.withLock { $0 = text }
-            done.signal()
-        }.resume()
-        _ = done.wait(timeout: .now() + 12)
-        return answer.withLock { $0 }
+        NotificationDelivery.post(body, to: url, contentType: contentType)
     }
 
     /// Every trade and refund the fakes hold.
     func state() -> String {
         var lines = ["trades:"]
         for trade in wechat.trades.values.sorted(by: { $0.orderNumber < $1.orderNumber }) {
-            lines.append("  wechatpay \(trade.orderNumber) total_fee=\(trade.totalFee) "
+            lines.append("  wechatpay \(trade.orderNumber) \(trade.tradeType) total_fee=\(trade.totalFee) "
+                         + (trade.codeURL.map { "code_url=\($0) " } ?? "")
                          + (trade.transactionID.map { "PAID \($0)" } ?? "NOTPAY"))
         }
         for trade in alipay.trades.values.sorted(by: { $0.orderNumber < $1.orderNumber }) {
-            lines.append("  alipay    \(trade.orderNumber) total_amount=\(trade.totalAmount) "
+            lines.append("  alipay    \(trade.orderNumber) \(trade.method) total_amount=\(trade.totalAmount) "
                          + (trade.tradeNo.map { "TRADE_SUCCESS \($0)" } ?? "WAIT_BUYER_PAY"))
         }
         lines.append("refunds:")

@@ -12,8 +12,9 @@ let usage = """
     Usage: fake-payments [--wechat-port 9301] [--alipay-port 9302] [--control-port 9300]
                          [--shop http://127.0.0.1:8080] [--env-file .build/fake-payments.env] [--hold-refunds]
 
-    Serves fake WeChat Pay (unifiedorder, orderquery, refund, refundquery) and fake Alipay
-    (alipay.trade.query / refund, and the app's order string) on 127.0.0.1 with fixed test keys,
+    Serves fake WeChat Pay (unifiedorder APP/NATIVE/MWEB and the H5 page, orderquery, refund,
+    refundquery) and fake Alipay (alipay.trade.query / refund, the app's order string, and the
+    cashier page of a wap/page pay URL) on 127.0.0.1 with fixed test keys,
     writes the SHOP_PAYMENTS_* lines that point a shop at them into --env-file, and takes an
     operator's orders on the control port (curl -s 127.0.0.1:9300/ lists them).
     --hold-refunds: WeChat refunds stay PROCESSING until confirmed on the control port.

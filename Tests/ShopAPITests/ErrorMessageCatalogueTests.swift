@@ -72,6 +72,7 @@ struct ErrorMessageCatalogueTests {
         #expect(APIMessage.codeLimitReached.code == "rate_limited" && APIMessage.codeLimitReached.status == .tooManyRequests)
         #expect(APIMessage.invalidCursor.code == "validation_failed" && APIMessage.invalidCursor.status == .badRequest)
         #expect(APIMessage.malformedNotification.code == "invalid_request")
+        #expect(APIMessage.channelNotOffered.code == "validation_failed" && APIMessage.channelNotOffered.status == .badRequest)
         #expect(HTTPMessage.controlCharacterInPath.code == "invalid_request")
         #expect(HTTPMessage.internalError.code == "internal" && HTTPMessage.internalError.status == .internalServerError)
     }

@@ -6,9 +6,15 @@ import ShopCore
 struct PaymentController {
     let payments: PaymentService
     let metrics: ShopMetrics
+    /// The shop's public origin, under which a payment page sends the buyer back to the storefront.
+    let origin: ShopOrigin
+    /// `payments.public_base_url`: the origin when `origin` knows none (development without a Host).
+    let fallbackOrigin: String
 
     struct StartRequest: Decodable {
         let provider: PaymentProvider
+        /// `app` when left out, as before web payment.
+        let channel: PaymentChannel?
     }
 
     struct IntentResponse: Codable {
@@ -31,7 +37,8 @@ struct PaymentController {
         let body = try request.decode(StartRequest.self)
         let intent: PaymentIntent
         do {
-            intent = try payments.start(order, provider: body.provider, for: try context.user(), clientIP: request.clientAddress)
+            intent = try payments.start(order, provider: body.provider, channel: body.channel ?? .app, for: try context.user(),
+                                        clientIP: request.clientAddress, pages: pages(for: order, request))
         } catch let offload as OffloadRequest {
             // the start moves to a bulkhead and is counted when it ends there
             throw offload
@@ -42,6 +49,16 @@ struct PaymentController {
         metrics.payment(body.provider.rawValue, "started")
         return try .json(IntentResponse(paymentID: intent.paymentID, provider: intent.provider, amountCents: intent.amountCents,
                                         payParams: intent.payParams), status: .created)
+    }
+
+    /// The storefront's page of the order: where a payment page returns the buyer (`returned=1`
+    /// makes the page read the order again and wait for the provider's word; nothing in the
+    /// address is trusted) and where a buyer who gives up goes.
+    func pages(for order: OrderID, _ request: Request) -> PaymentPages {
+        var site = origin.origin(for: request) ?? fallbackOrigin
+        while site.hasSuffix("/") { site.removeLast() }
+        let page = "\(site)/#/orders?order=\(order.rawValue)"
+        return PaymentPages(returnURL: page + "&returned=1", quitURL: page, siteURL: site)
     }
 
     /// A provider's notification, answered in that provider's own success format.

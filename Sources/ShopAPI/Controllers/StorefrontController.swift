@@ -10,22 +10,24 @@ struct StorefrontController {
                                "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png",
                                "json": "application/json; charset=utf-8", "ico": "image/x-icon"]
 
-    /// Loads every file of the bundled `Public/` folder (one level, names only: no traversal).
+    /// Loads every file of the bundled `Public/` folder and of its `vendor/` folder (libraries
+    /// copied from Debian packages), names only: no traversal.
     init(directory: URL?) {
         var files: [String: (String, [UInt8])] = [:]
-        if let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
+        for (folder, prefix) in [(directory, ""), (directory?.appendingPathComponent("vendor"), "vendor/")] {
+            guard let folder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
             for name in names {
                 let ext = (name as NSString).pathExtension.lowercased()
                 guard let type = Self.contentTypes[ext],
-                      let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { continue }
-                files[name] = (type, [UInt8](data))
+                      let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
+                files[prefix + name] = (type, [UInt8](data))
             }
         }
         self.files = files
     }
 
     func register(_ routes: RouteGroup) {
-        routes.get("/", use: index).get("/assets/:file", use: asset)
+        routes.get("/", use: index).get("/assets/:file", use: asset).get("/assets/vendor/:file", use: vendored)
     }
 
     /// The storefront's page.
@@ -36,6 +38,11 @@ struct StorefrontController {
     /// A stylesheet, script or image of the storefront.
     func asset(_ request: Request, _ context: Context) throws -> Response {
         try serve(try request.parameter("file"))
+    }
+
+    /// A library the storefront uses as it came from its Debian package (`Public/vendor/README.md`).
+    func vendored(_ request: Request, _ context: Context) throws -> Response {
+        try serve("vendor/" + (try request.parameter("file")))
     }
 
     private func serve(_ name: String) throws -> Response {

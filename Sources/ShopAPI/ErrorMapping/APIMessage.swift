@@ -24,6 +24,7 @@ enum APIMessage: String, ErrorMessage {
     // Payments
     case unknownProvider, providerUnavailable, invalidSignature, malformedNotification, amountMismatch, unknownOrder
     case orderNotPayable, providerError, providerTimeout, providerBusy, providerCircuitOpen, paymentAttemptsExceeded
+    case channelNotOffered
     // Staying up when something is slow
     case busy
     // Social
@@ -145,6 +146,9 @@ enum APIMessage: String, ErrorMessage {
         case .providerCircuitOpen:
             (.serviceUnavailable, "provider_unavailable", "{provider}暂时无法使用，请 {seconds} 秒后再试或换一种支付方式。",
              "{provider} is unavailable right now; try again in {seconds} seconds or pay another way.")
+        case .channelNotOffered:
+            (.badRequest, "validation_failed", "{provider}没有 {channel} 这种付款方式，可选：{channels}。",
+             "{provider} has no channel {channel}; choose one of {channels}.")
         case .paymentAttemptsExceeded:
             (.tooManyRequests, "too_many_attempts", "这笔订单发起付款的次数太多了（最多 {max} 次）。",
              "This order has been sent to payment too many times (at most {max}).")

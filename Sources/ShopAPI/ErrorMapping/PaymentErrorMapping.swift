@@ -19,6 +19,10 @@ extension ErrorMapping {
             return HTTPError(.amountMismatch)
         case .unknownOrder:
             return HTTPError(.unknownOrder)
+        case .channelNotOffered(let provider, let channel):
+            return HTTPError(.channelNotOffered, ["provider": name(of: provider), "channel": .verbatim(channel.rawValue),
+                                                  "channels": .verbatim(provider.channels.map(\.rawValue).joined(separator: ", "))],
+                             field: "channel")
         case .orderNotPayable(let status):
             return HTTPError(.orderNotPayable, ["status": name(of: status)])
         case .providerError(let provider, let message):

@@ -81,6 +81,7 @@ const strings = {
     service_contact: '联系客服：{c}',
     gallery_previous: '上一张', gallery_next: '下一张', gallery_picture: '第 {n} 张',
     day_today: '今天', day_tomorrow: '明天', day_more: '其他日期', day_pick: '选择日期',
+    pay_alipay: '支付宝付款', pay_wechatpay: '微信支付', pay_scan: '请用微信扫一扫付款', pay_qr_alt: '微信支付二维码', pay_checking: '正在确认付款结果…', pay_not_yet: '还没有收到付款，稍后刷新看看',
     // column
     column_authors: '作者', column_feed: '关注动态', column_top: '本周热门', column_articles: '文章',
     followers: '粉丝 {n}', articles_n: '文章 {n}', following_n: '关注 {n}',
@@ -166,6 +167,7 @@ const strings = {
     service_contact: 'Customer service: {c}',
     gallery_previous: 'Previous picture', gallery_next: 'Next picture', gallery_picture: 'Picture {n}',
     day_today: 'Today', day_tomorrow: 'Tomorrow', day_more: 'Other days', day_pick: 'Choose a day',
+    pay_alipay: 'Pay with Alipay', pay_wechatpay: 'Pay with WeChat Pay', pay_scan: 'Scan with WeChat to pay', pay_qr_alt: 'WeChat Pay QR code', pay_checking: 'Checking the payment…', pay_not_yet: 'No payment has arrived yet; look again shortly',
     column_authors: 'Authors', column_feed: 'Following', column_top: 'Top 10', column_articles: 'Articles',
     followers: '{n} followers', articles_n: '{n} articles', following_n: '{n} following',
     follow: 'Follow', unfollow: 'Following', followed: 'Followed', unfollowed: 'Unfollowed',

@@ -7,6 +7,7 @@ import { get, post, isDevelopment, uploadImage } from './api.js';
 import { h, replace, picture, toast, busy, loadingBlock, emptyBlock, errorBlock, showError } from './dom.js';
 import { confirmDialog } from './dialog.js';
 import { ui, isSignedIn } from './state.js';
+import { payButtons, returnedOrder, watchReturn } from './pay.js';
 
 /** The tabs: a name (its label `tab_orders_<name>`) and the statuses it lists (none: every one). */
 const TABS = [
@@ -23,7 +24,7 @@ function tabOf(name) {
   return TABS.find(([tab]) => tab === name) || TABS[0];
 }
 
-export function renderOrders(page) {
+export function renderOrders(page, _params, query) {
   page.append(h('h1', { class: 'page-title' }, t('orders_title')));
   if (!isSignedIn()) {
     page.append(emptyBlock(t('sign_in_to_see'), h('a', { class: 'btn primary', href: '#/account', onClick: () => { ui.returnTo = '/orders'; } }, t('sign_in'))));
@@ -37,6 +38,7 @@ export function renderOrders(page) {
   page.append(chips, hint, list, more);
 
   let dev = false;
+  const returned = returnedOrder(query);
   let pageNo = 1;
   let seq = 0;
 
@@ -80,6 +82,7 @@ export function renderOrders(page) {
         }));
         actions.push(pay);
       }
+      actions.push(...payButtons(o, () => refresh(o.id)));
     }
     // 申请退款 before it ships: the buyer's cancel of a paid order, which refunds it whole.
     if (o.status === 'paid') {
@@ -183,7 +186,7 @@ export function renderOrders(page) {
   isDevelopment().then((yes) => {
     dev = yes;
     hint.hidden = !yes;
-    load(true);
+    load(true).then(() => { if (returned) watchReturn(returned, () => refresh(returned)); });
   });
 }
 

@@ -22,6 +22,25 @@ struct AlipayGateway: Sendable {
         return Self.query(fields)
     }
 
+    /// The signed `alipay.trade.wap.pay` (a phone's browser) or `alipay.trade.page.pay` (a
+    /// computer's) request as one GET URL to the gateway: the buyer's browser opens it and lands on
+    /// Alipay's cashier. Built here without a call (the trade opens when the buyer arrives);
+    /// `return_url` and `notify_url` are signed with the rest, and `quit_url` (wap) is in `biz_content`.
+    func webPayURL(_ channel: PaymentChannel, orderNumber: String, amountCents: Int64, subject: String, timeoutMinutes: Int64,
+                   pages: PaymentPages?, at now: Int64) throws -> String {
+        let (method, productCode) = switch channel {
+        case .wap: ("alipay.trade.wap.pay", "QUICK_WAP_WAY")
+        case .page: ("alipay.trade.page.pay", "FAST_INSTANT_TRADE_PAY")
+        case .app, .native, .h5: throw PaymentError.channelNotOffered(.alipay, channel)
+        }
+        var biz = ["out_trade_no": orderNumber, "total_amount": Money.yuan(fromCents: amountCents), "subject": subject,
+                   "product_code": productCode, "timeout_express": "\(max(1, timeoutMinutes))m"]
+        if channel == .wap, let pages { biz["quit_url"] = pages.quitURL }
+        let fields = try signed(method: method, bizContent: try Self.json(biz), notify: true, returnURL: pages?.returnURL, at: now)
+        let gateway = gatewayURL.absoluteString
+        return gateway + (gateway.contains("?") ? "&" : "?") + Self.query(fields)
+    }
+
     /// `alipay.trade.query`: whether Alipay holds a paid trade for `orderNumber`.
     func query(orderNumber: String, at now: Int64) throws -> ProviderQueryResult {
         let fields = try signed(method: "alipay.trade.query", bizContent: try Self.json(["out_trade_no": orderNumber]),
@@ -66,10 +85,11 @@ struct AlipayGateway: Sendable {
     }
 
     /// The common parameters with `sign`: SHA256withRSA over `signingContent`, base64.
-    func signed(method: String, bizContent: String, notify: Bool, at now: Int64) throws -> [String: String] {
+    func signed(method: String, bizContent: String, notify: Bool, returnURL: String? = nil, at now: Int64) throws -> [String: String] {
         var fields = ["app_id": appID, "method": method, "charset": "utf-8", "sign_type": "RSA2",
                       "timestamp": Self.timestamp(now), "version": "1.0", "biz_content": bizContent]
         if notify { fields["notify_url"] = notifyURL }
+        if let returnURL { fields["return_url"] = returnURL }
         fields["sign"] = Base64.encode(try privateKey.signSHA256(Array(Self.signingContent(fields).utf8)))
         return fields
     }

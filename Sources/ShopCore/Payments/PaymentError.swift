@@ -13,6 +13,8 @@ public enum PaymentError: Error, Equatable, Sendable {
     case amountMismatch
     /// No order with that number: recorded, nothing else.
     case unknownOrder
+    /// The provider has no such channel (Alipay has no `native`, WeChat Pay no `page`).
+    case channelNotOffered(PaymentProvider, PaymentChannel)
     /// Only an order waiting for payment can be paid.
     case orderNotPayable(OrderStatus)
     /// The provider refused the call or answered something unusable: its own message.

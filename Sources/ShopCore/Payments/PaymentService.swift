@@ -93,20 +93,25 @@ public struct PaymentService: Sendable {
         }
     }
 
-    /// Starts paying an order of one's own that waits for payment: what the client's SDK needs.
+    /// Starts paying an order of one's own that waits for payment: what the client needs for the
+    /// channel — the app SDK's parameters (`app`), a signed Alipay cashier URL (`wap`, `page`:
+    /// `pay_url`), WeChat's QR code content (`native`: `code_url`) or payment page (`h5`: `mweb_url`).
+    /// `pages` are where a payment page sends the buyer back to; nothing arriving there is trusted.
     /// Starting again for the same order, provider and channel while the provider's answer is valid
-    /// returns that answer without another call (WeChat's prepay id lives two hours, an Alipay order
-    /// string until the order's deadline); at most `payments.max_attempts_per_order` fresh starts.
+    /// returns that answer without another call (WeChat's prepay id and code URL live two hours, its
+    /// H5 page five minutes, an Alipay order string or URL until the order's deadline); at most
+    /// `payments.max_attempts_per_order` fresh starts.
     /// A provider that is called (WeChat Pay's unified order) is called after the attempt is
     /// recorded, outside the transaction, so a slow provider never holds the database; on a request
     /// thread the request first moves to the `payments` bulkhead, so it never holds that thread either.
-    public func start(_ orderID: OrderID, provider: PaymentProvider, for user: UserID, clientIP: String = "127.0.0.1") throws -> PaymentIntent {
+    public func start(_ orderID: OrderID, provider: PaymentProvider, channel: PaymentChannel = .app, for user: UserID,
+                      clientIP: String = "127.0.0.1", pages: PaymentPages? = nil) throws -> PaymentIntent {
+        guard provider.channels.contains(channel) else { throw PaymentError.channelNotOffered(provider, channel) }
         guard verifiers[provider] != nil else { throw PaymentError.providerNotConfigured(provider) }
         if provider == .wechatpay, wechat == nil { throw PaymentError.providerNotConfigured(provider) }
         if provider == .alipay, alipay == nil { throw PaymentError.providerNotConfigured(provider) }
         let callsProvider = provider == .wechatpay
         if callsProvider { try guardian.checkAvailable(provider) }
-        let channel = "app"
         let now = clock.unixNow
         func existing(_ db: any SQLConnection) throws -> (Order, PaymentIntent?) {
             guard let order = try orders.find(orderID, of: user, db) else { throw OrderError.notFound }
@@ -126,13 +131,18 @@ public struct PaymentService: Sendable {
             try db.serialize(on: "payments:order:\(orderID.rawValue)")
             let (order, kept) = try existing(db)
             if let kept { return (order, nil, kept) }
-            return (order, try payments.insert(order: order.id, provider: provider, amountCents: order.totalCents, at: now, db), nil)
+            return (order, try payments.insert(order: order.id, provider: provider, channel: channel, amountCents: order.totalCents,
+                                               at: now, db), nil)
         }
         if let kept { return kept }
         guard let id else { preconditionFailure("a start without a kept answer records an attempt") }
-        let params = try payParams(provider, order: order, payment: id, clientIP: clientIP, at: now)
+        let params = try payParams(provider, channel, order: order, payment: id, clientIP: clientIP, pages: pages, at: now)
         let deadline = Int64(order.payDeadline.timeIntervalSince1970)
-        let validUntil = provider == .wechatpay ? min(deadline, now + Self.prepayLifetimeSeconds) : deadline
+        let validUntil = switch (provider, channel) {
+        case (.wechatpay, .h5): min(deadline, now + Self.mwebLifetimeSeconds)
+        case (.wechatpay, _): min(deadline, now + Self.prepayLifetimeSeconds)
+        default: deadline
+        }
         try pool.write(durability: .processCrash) { db in
             try payments.keep(id, payParams: JSONValue.canonicalText(params.mapValues { .string($0) }), validUntil: validUntil, db)
         }
@@ -141,6 +151,9 @@ public struct PaymentService: Sendable {
 
     /// How long WeChat Pay keeps a `prepay_id` usable (two hours), less a margin for the buyer's taps.
     static let prepayLifetimeSeconds: Int64 = 2 * 3_600 - 300
+
+    /// How long WeChat keeps an H5 `mweb_url` usable (five minutes), less a margin for the redirect.
+    static let mwebLifetimeSeconds: Int64 = 5 * 60 - 60
 
     private static func intent(_ id: PaymentID, _ provider: PaymentProvider, _ order: Order, payParamsText: String) -> PaymentIntent? {
         guard let object = JSONValue.object(parsing: payParamsText) else { return nil }
@@ -318,8 +331,8 @@ public struct PaymentService: Sendable {
         return created
     }
 
-    private func payParams(_ provider: PaymentProvider, order: Order, payment: PaymentID, clientIP: String, at now: Int64) throws
-        -> [String: String] {
+    private func payParams(_ provider: PaymentProvider, _ channel: PaymentChannel, order: Order, payment: PaymentID, clientIP: String,
+                           pages: PaymentPages?, at now: Int64) throws -> [String: String] {
         let deadline = Int64(order.payDeadline.timeIntervalSince1970)
         switch provider {
         case .mockpay:
@@ -327,11 +340,25 @@ public struct PaymentService: Sendable {
                     "amount_cents": String(order.totalCents), "currency": "CNY"]
         case .wechatpay:
             guard let wechat else { throw PaymentError.providerNotConfigured(provider) }
-            return try wechat.appPay(orderNumber: order.number, amountCents: order.totalCents, description: Self.subject(order),
-                                     clientIP: clientIP, deadline: deadline, at: now)
+            let subject = Self.subject(order)
+            switch channel {
+            case .native:
+                return ["code_url": try wechat.nativePay(orderNumber: order.number, amountCents: order.totalCents, description: subject,
+                                                         clientIP: clientIP, deadline: deadline)]
+            case .h5:
+                return ["mweb_url": try wechat.h5Pay(orderNumber: order.number, amountCents: order.totalCents, description: subject,
+                                                     clientIP: clientIP, deadline: deadline, pages: pages)]
+            case .app, .wap, .page:
+                return try wechat.appPay(orderNumber: order.number, amountCents: order.totalCents, description: subject,
+                                         clientIP: clientIP, deadline: deadline, at: now)
+            }
         case .alipay:
             guard let alipay else { throw PaymentError.providerNotConfigured(provider) }
             let minutesLeft = (deadline - now) / 60
+            if channel == .wap || channel == .page {
+                return ["pay_url": try alipay.webPayURL(channel, orderNumber: order.number, amountCents: order.totalCents,
+                                                        subject: Self.subject(order), timeoutMinutes: minutesLeft, pages: pages, at: now)]
+            }
             return ["order_string": try alipay.orderString(orderNumber: order.number, amountCents: order.totalCents,
                                                            subject: Self.subject(order), timeoutMinutes: minutesLeft, at: now)]
         }

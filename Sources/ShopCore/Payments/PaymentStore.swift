@@ -17,16 +17,17 @@ struct PaymentStore {
                 amountCents: try row.decode("amount_cents"), status: try row.decode("status"))
     }
 
-    func insert(order: OrderID, provider: PaymentProvider, amountCents: Int64, at now: Int64, _ db: any SQLConnection) throws -> PaymentID {
+    func insert(order: OrderID, provider: PaymentProvider, channel: PaymentChannel = .app, amountCents: Int64, at now: Int64,
+                _ db: any SQLConnection) throws -> PaymentID {
         try db.insert("""
-            INSERT INTO payments (order_id, provider, amount_cents, currency, status, created_at, updated_at)
-            VALUES (\(order), \(provider), \(amountCents), 'CNY', 'pending', \(now), \(now))
+            INSERT INTO payments (order_id, provider, channel, amount_cents, currency, status, created_at, updated_at)
+            VALUES (\(order), \(provider), \(channel), \(amountCents), 'CNY', 'pending', \(now), \(now))
             """, returning: PaymentID.self)
     }
 
     /// The pay parameters of an attempt still pending whose answer is valid at `now`, for the same
     /// order, provider and channel: what a repeated start returns without calling the provider.
-    func keptAnswer(order: OrderID, provider: PaymentProvider, channel: String, at now: Int64,
+    func keptAnswer(order: OrderID, provider: PaymentProvider, channel: PaymentChannel, at now: Int64,
                     _ db: any SQLConnection) throws -> (id: PaymentID, payParams: String)? {
         guard let row = try db.queryOne("""
             SELECT id, pay_params FROM payments
@@ -97,4 +98,5 @@ struct PaymentStore {
 /// Providers, statuses and event results are stored as their raw values; anything else is a corrupt row.
 extension PaymentProvider: SQLCodable {}
 extension PaymentStatus: SQLCodable {}
+extension PaymentChannel: SQLCodable {}
 extension PaymentEvent.Result: SQLCodable {}

@@ -33,6 +33,49 @@ struct WechatPayGateway: Sendable {
         return params
     }
 
+    /// A unified order with `trade_type=NATIVE`: the `code_url` the storefront draws as a QR code
+    /// for the buyer's WeChat to scan (`product_id` is required for NATIVE: the order number).
+    func nativePay(orderNumber: String, amountCents: Int64, description: String, clientIP: String, deadline: Int64) throws
+        -> String {
+        let answer = try call("/pay/unifiedorder", unifiedOrder(orderNumber: orderNumber, amountCents: amountCents,
+                                                                description: description, clientIP: clientIP, deadline: deadline,
+                                                                tradeType: "NATIVE", extra: ["product_id": orderNumber]))
+        guard answer["trade_type"] ?? "NATIVE" == "NATIVE", let codeURL = answer["code_url"], !codeURL.isEmpty else {
+            throw PaymentError.providerError(.wechatpay, "unifiedorder (NATIVE) answered without code_url")
+        }
+        return codeURL
+    }
+
+    /// A unified order with `trade_type=MWEB` (H5: WeChat's payment page in a phone's browser):
+    /// the `mweb_url`, with `redirect_url` appended where WeChat sends the buyer afterwards.
+    /// `spbill_create_ip` must be the buyer's own address, and `scene_info` names the shop's site.
+    func h5Pay(orderNumber: String, amountCents: Int64, description: String, clientIP: String, deadline: Int64,
+               pages: PaymentPages?) throws -> String {
+        let site = pages?.siteURL ?? ""
+        let sceneInfo = ["h5_info": ["type": "Wap", "wap_url": site, "wap_name": "Floral"]]
+        let scene = String(decoding: try JSONSerialization.data(withJSONObject: sceneInfo, options: [.sortedKeys, .withoutEscapingSlashes]),
+                           as: UTF8.self)
+        let answer = try call("/pay/unifiedorder", unifiedOrder(orderNumber: orderNumber, amountCents: amountCents,
+                                                                description: description, clientIP: clientIP, deadline: deadline,
+                                                                tradeType: "MWEB", extra: ["scene_info": scene]))
+        guard answer["trade_type"] ?? "MWEB" == "MWEB", let mwebURL = answer["mweb_url"], !mwebURL.isEmpty else {
+            throw PaymentError.providerError(.wechatpay, "unifiedorder (MWEB) answered without mweb_url")
+        }
+        guard let pages else { return mwebURL }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let redirect = pages.returnURL.addingPercentEncoding(withAllowedCharacters: allowed) ?? pages.returnURL
+        return mwebURL + (mwebURL.contains("?") ? "&" : "?") + "redirect_url=" + redirect
+    }
+
+    /// The fields of a unified order every trade type shares.
+    private func unifiedOrder(orderNumber: String, amountCents: Int64, description: String, clientIP: String, deadline: Int64,
+                              tradeType: String, extra: [String: String]) -> [String: String] {
+        ["appid": appID, "mch_id": mchID, "nonce_str": nonce(), "body": description, "out_trade_no": orderNumber,
+         "total_fee": String(amountCents), "fee_type": "CNY", "spbill_create_ip": clientIP, "notify_url": notifyURL,
+         "trade_type": tradeType, "time_expire": Self.compactTime(deadline)].merging(extra) { $1 }
+    }
+
     /// `orderquery`: whether WeChat holds a paid transaction for `orderNumber`.
     func query(orderNumber: String) throws -> ProviderQueryResult {
         let fields: [String: String]
