@@ -1,7 +1,7 @@
 // 订单: the order list in tabs that hold every status, cancel and refund (each confirmed in the
 // page), confirm receipt, 申请售后 with photos, and — in development only — paying with mockpay
 // through the server's simulate-payment route (the page never holds the secret). The production
-// pay buttons live in each unpaid order's `[data-pay]` box (pay.js).
+// pay buttons (Alipay, WeChat Pay, by device) come from pay.js.
 import { t, money, dateTime, yuanToCents } from './i18n.js';
 import { get, post, isDevelopment, uploadImage } from './api.js';
 import { h, replace, picture, toast, busy, loadingBlock, emptyBlock, errorBlock, showError } from './dom.js';
@@ -143,8 +143,6 @@ export function renderOrders(page, _params, query) {
         h('span', { class: 'muted small' },
           o.status === 'pending_payment' && o.pay_deadline ? t('pay_before', { t: dateTime(o.pay_deadline) }) : `${t('created_at')} ${dateTime(o.created_at)}`),
         h('span', null, t('total') + ' ', h('strong', { class: 'price' }, money(o.total_cents)))),
-      // The production pay buttons and QR code (pay.js) go in this box; one per unpaid order.
-      o.status === 'pending_payment' ? h('div', { class: 'order-pay', dataset: { pay: o.id } }) : null,
       actions.length ? h('div', { class: 'order-actions' }, actions) : null,
       form);
   }
