@@ -49,7 +49,9 @@ let package = Package(
         .target(name: "ShopBundle", plugins: ["EmbedFilesPlugin"]),
 
         // The shop: plain Swift services and SQL stores, then the HTTP API over them.
-        .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "CurlClient", "Localization", "Bulkheads"]),
+        // Regions/china.tsv (China's administrative divisions) is built into it by the EmbedFiles plugin.
+        .target(name: "ShopCore", dependencies: ["SQL", "Crypto", "CurlClient", "Localization", "Bulkheads"],
+                plugins: ["EmbedFilesPlugin"]),
         // Product search per engine (FTS5; pg_trgm and a gram table), behind ShopCore's `SearchEngine`.
         .target(name: "SQLiteSearch", dependencies: ["ShopCore", "SQL"]),
         .target(name: "PostgreSQLSearch", dependencies: ["ShopCore", "SQL"]),

@@ -53,7 +53,7 @@ from selenium.common.exceptions import StaleElementReferenceException, TimeoutEx
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser_admin
 import browser_pay
@@ -461,6 +461,7 @@ class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.Pa
         self.tab("addresses")
         if not self.all("#address-form"):
             self.click("#add-address")
+        self.click("#address-region-toggle")   # a new address starts with the region picker: type this one by hand
         self.type("#address-recipient", "林小花")
         self.type("#address-phone", "13900001111")
         self.type("#address-province", "上海市")
@@ -474,6 +475,63 @@ class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.Pa
         card = self.find(".address-card.is-default")
         if "林小花" not in card.text:
             raise StepFailure("the new address is not the default")
+
+    def pick_region(self, names):
+        """Chooses `names` (province, city and, unless the city is a leaf, district) in the address form's picker."""
+        for level, name in zip(("province", "city", "district"), names):
+            css = f"#address-region-{level}"
+            self.wait(lambda: any(o.text == name for o in self.find(css).find_elements(By.TAG_NAME, "option")),
+                      f"{name} among the {level} choices")
+            Select(self.find(css)).select_by_visible_text(name)
+
+    def region_picker(self):
+        """Addresses by region code (issue 32): at phone size 广东省 → 东莞市 ends the chain (a city without
+        districts); at 1280 px 北京市 → 北京市 → 朝阳区, the three lists in one row; the API shows both codes,
+        the typed address none, and editing the Beijing one shows 朝阳区 chosen. Ends at phone size."""
+        self.tab("addresses")
+        cards = len(self.all(".address-card"))
+        self.click("#add-address")
+        self.find("#address-region-province")
+        if self.all("#address-province"):
+            raise StepFailure("a new address shows the typed fields, not the region picker")
+        self.type("#address-recipient", "罗小园")
+        self.type("#address-phone", "13900002222")
+        self.pick_region(["广东省", "东莞市"])
+        self.wait(lambda: not self.all("#address-region-district"), "no district list under 东莞市")
+        self.type("#address-detail", "虎门镇 连升路 6 号")
+        self.save("region-picker-phone")
+        self.click("#address-save")
+        self.wait(lambda: len(self.all(".address-card")) == cards + 1, "the 东莞 address in the list")
+        card = next(c for c in self.all(".address-card") if "罗小园" in c.text)
+        if "广东省 东莞市 东莞市" not in card.text:
+            raise StepFailure(f"the 东莞 address reads {card.text!r}")
+        self.resize(DESKTOP)
+        self.click("#add-address")
+        self.type("#address-recipient", "周小北")
+        self.type("#address-phone", "13900003333")
+        self.pick_region(["北京市", "北京市", "朝阳区"])
+        tops = {round(self.rect(f"#address-region-{level}")["top"]) for level in ("province", "city", "district")}
+        if len(tops) != 1:
+            raise StepFailure(f"the region lists are not in one row at 1280 px: tops {tops}")
+        self.type("#address-detail", "建国路 88 号")
+        self.click("#address-save")
+        self.wait(lambda: len(self.all(".address-card")) == cards + 2, "the Beijing address in the list")
+        card = next(c for c in self.all(".address-card") if "周小北" in c.text)
+        if "北京市 北京市 朝阳区" not in card.text:
+            raise StepFailure(f"the Beijing address reads {card.text!r}")
+        codes = self.d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            fetch('/api/v1/addresses', { headers: { Authorization: 'Bearer ' + localStorage.getItem('floral.token') } })
+              .then((r) => r.json()).then((list) => done(Object.fromEntries(list.items.map((a) => [a.recipient, a.region_code]))));
+        """)
+        if codes.get("罗小园") != "441900" or codes.get("周小北") != "110105" or codes.get("林小花") is not None:
+            raise StepFailure(f"the addresses' region codes are {codes}")
+        self.click(next(b for b in card.find_elements(By.CSS_SELECTOR, "button") if b.text == "编辑"))
+        self.wait(lambda: Select(self.find("#address-region-district")).first_selected_option.text == "朝阳区",
+                  "朝阳区 chosen when the Beijing address is edited")
+        self.save("region-picker-desktop")
+        self.click("#address-form .form-actions .btn.ghost")
+        self.resize(PHONE)
 
     def checkout(self):
         self.tab("cart")
@@ -830,6 +888,7 @@ STEPS = [
     ("hit the 99-item cap message", "cart_cap"),
     ("see the cap on the product page, uncovered", "product_notice"),
     ("add an address", "add_address"),
+    ("add addresses with the region picker, phone and desktop", "region_picker"),
     ("check out", "checkout"),
     ("the day picker says 今天 / 明天 / 周三 12月3日", "day_picker"),
     ("place the order on the chosen day", "place"),

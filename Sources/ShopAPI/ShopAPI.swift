@@ -69,6 +69,7 @@ public struct ShopAPI: Sendable {
         FavoriteController(favorites: shop.favorites).register(signedIn)
         CartController(carts: shop.carts).register(signedIn)
         AddressController(addresses: shop.addresses).register(signedIn)
+        RegionController(regions: shop.regions).register(api)
         OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics,
                         refunds: offloadTargets[.payments]?.bulkhead).register(signedIn)
         DeliveryController(orders: shop.orders).register(api)

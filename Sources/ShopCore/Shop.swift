@@ -29,6 +29,8 @@ public final class Shop: Sendable {
     public let catalog: CatalogService
     public let catalogImporter: CatalogImporter
     public let carts: CartService
+    /// China's administrative divisions (GB/T 2260) the shop ships: addresses name them, zones group them.
+    public let regions: RegionDirectory
     public let addresses: AddressService
     public let orders: OrderService
     public let payments: PaymentService
@@ -77,7 +79,8 @@ public final class Shop: Sendable {
                                           mediaPath: config.media.path, media: media)
         couponAttempts = CouponAttempts(pool: pool, settings: config.coupons, clock: clock)
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock, couponAttempts: couponAttempts)
-        addresses = AddressService(pool: pool, clock: clock)
+        regions = .china
+        addresses = AddressService(pool: pool, clock: clock, regions: regions)
         orders = OrderService(pool: pool, settings: config.orders, maxItems: config.cart.maxItems, clock: clock,
                               random: random, couponAttempts: couponAttempts, timeZone: config.app.timeZone)
         payments = try PaymentService(pool: pool, settings: config.payments, mockpayEnabled: config.isMockpayEnabled,

@@ -37,7 +37,7 @@ struct CartAddressAPITests {
     static let lineKeys: Set<String> = ["id", "sku_id", "product_id", "title", "sku_name", "cover_url", "cover_thumbnail_url", "price_cents", "quantity",
                                         "selected", "available", "stock"]
     static let addressKeys: Set<String> = ["id", "recipient", "phone", "province", "city", "district", "detail", "postal_code",
-                                           "is_default"]
+                                           "is_default", "region_code"]
 
     /// An API over a small catalogue and two signed-up users, A and B.
     struct World {

@@ -5,7 +5,8 @@ import ShopCore
 struct AddressController {
     let addresses: AddressService
 
-    /// The writable fields; `id` and `user_id` in a body are ignored.
+    /// The writable fields; `id` and `user_id` in a body are ignored. With `region_code` (a leaf
+    /// division's GB/T 2260 code) the province, city and district come from the region directory.
     struct AddressRequest: Decodable {
         let recipient: String?
         let phone: String?
@@ -15,10 +16,11 @@ struct AddressController {
         let detail: String?
         let postalCode: String?
         let isDefault: Bool?
+        let regionCode: String?
 
         var fields: AddressFields {
             AddressFields(recipient: recipient, phone: phone, province: province, city: city, district: district,
-                          detail: detail, postalCode: postalCode, isDefault: isDefault)
+                          detail: detail, postalCode: postalCode, isDefault: isDefault, regionCode: regionCode)
         }
     }
 

@@ -13,7 +13,9 @@ enum APIMessage: String, ErrorMessage {
     // Cart and stock
     case cartLimitExceeded, outOfStock, soldOut, skuNotFound, cartLineNotFound
     // Addresses
-    case addressNotFound, addressLimitExceeded
+    case addressNotFound, addressLimitExceeded, addressRegionUnknown, addressRegionNotALeaf
+    // Regions
+    case regionNotFound
     // Favourites
     case favoritesLimitExceeded
     // Orders
@@ -89,6 +91,15 @@ enum APIMessage: String, ErrorMessage {
         case .addressLimitExceeded:
             (.unprocessableEntity, "address_limit_exceeded", "地址簿最多保存 {max} 个地址。",
              "An address book holds at most {max} addresses.")
+        case .addressRegionUnknown:
+            (.unprocessableEntity, "invalid_region", "没有代码为 {code} 的地区，请重新选择所在地区。",
+             "No region has the code {code}; choose the region again.")
+        case .addressRegionNotALeaf:
+            (.unprocessableEntity, "invalid_region", "{name}下还有下级地区，请选到区县。",
+             "{name} has divisions under it; choose down to the district.")
+
+        case .regionNotFound:
+            (.notFound, "not_found", "没有代码为 {code} 的地区。", "No region has the code {code}.")
         case .favoritesLimitExceeded:
             (.unprocessableEntity, "favorites_limit_exceeded", "收藏夹最多放 {max} 件，先移出一些再收藏吧。",
              "Favourites hold at most {max} of each kind: remove some first.")

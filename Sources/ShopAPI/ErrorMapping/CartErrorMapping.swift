@@ -18,7 +18,8 @@ extension ErrorMapping {
         }
     }
 
-    /// Addresses: unknown (or someone else's) addresses are 404; the book holds at most 20.
+    /// Addresses: unknown (or someone else's) addresses are 404; the book holds at most 20; a
+    /// `region_code` must name a leaf division (422 `invalid_region`).
     @Sendable static func address(_ error: any Error) -> HTTPError? {
         guard let error = error as? AddressError else { return nil }
         switch error {
@@ -26,6 +27,10 @@ extension ErrorMapping {
             return HTTPError(.addressNotFound)
         case .limitExceeded(let max):
             return HTTPError(.addressLimitExceeded, ["max": .verbatim(String(max))])
+        case .unknownRegion(let code):
+            return HTTPError(.addressRegionUnknown, ["code": .verbatim(code.rawValue)], field: "region_code")
+        case .regionNotALeaf(_, let name):
+            return HTTPError(.addressRegionNotALeaf, ["name": .verbatim(name)], field: "region_code")
         }
     }
 

@@ -54,6 +54,8 @@ const strings = {
     recipient: '收货人', province: '省份', city: '城市', district: '区县', detail: '详细地址',
     postal_code: '邮编（选填）', make_default: '设为默认地址', address_saved: '地址已保存', address_deleted: '地址已删除',
     edit_address: '编辑地址',
+    region_choose: '请选择', region_type_instead: '找不到所在地区？手动填写', region_pick_instead: '从列表选择省市区',
+    region_pick_leaf: '请把所在地区选到区县',
     // orders
     orders_title: '我的订单', status_all: '全部', status_pending_payment: '待付款', status_paid: '已付款',
     status_shipped: '已发货', status_delivered: '已送达', status_completed: '已完成', status_cancelled: '已取消',
@@ -141,6 +143,8 @@ const strings = {
     recipient: 'Recipient', province: 'Province', city: 'City', district: 'District', detail: 'Street address',
     postal_code: 'Postal code (optional)', make_default: 'Use as default address', address_saved: 'Address saved', address_deleted: 'Address deleted',
     edit_address: 'Edit address',
+    region_choose: 'Choose…', region_type_instead: 'Can\'t find your area? Type it in', region_pick_instead: 'Choose province, city and district from a list',
+    region_pick_leaf: 'Choose the area down to the district',
     orders_title: 'My orders', status_all: 'All', status_pending_payment: 'Awaiting payment', status_paid: 'Paid',
     status_shipped: 'Shipped', status_delivered: 'Delivered', status_completed: 'Completed', status_cancelled: 'Cancelled',
     status_refunding: 'Refunding', status_refunded: 'Refunded',

@@ -3,17 +3,21 @@ import Foundation
 
 import SQL
 
-/// The address book: at most `maxPerUser` addresses, exactly one default while any exists.
+/// The address book: at most `maxPerUser` addresses, exactly one default while any exists. An
+/// address may name its district by code (`region_code`): its province, city and district names
+/// then come from `regions`, whatever names the client sent.
 public struct AddressService: Sendable {
     let pool: any Database
     let clock: Clock
+    let regions: RegionDirectory
     private let store = AddressStore()
 
     public static let maxPerUser = 20
 
-    public init(pool: any Database, clock: Clock) {
+    public init(pool: any Database, clock: Clock, regions: RegionDirectory) {
         self.pool = pool
         self.clock = clock
+        self.regions = regions
     }
 
     public func list(for user: UserID) throws -> [Address] {
@@ -27,7 +31,7 @@ public struct AddressService: Sendable {
 
     /// Adds an address; the first one (or one sent with `is_default: true`) becomes the default.
     public func create(_ fields: AddressFields, for user: UserID) throws -> Address {
-        let draft = try Self.validated(fields, over: nil)
+        let draft = try validated(fields, over: nil)
         let now = clock.unixNow
         return try pool.write { db in
             try db.serialize(on: "addresses:\(user)")
@@ -47,7 +51,7 @@ public struct AddressService: Sendable {
         return try pool.write { db in
             try db.serialize(on: "addresses:\(user)")
             guard let current = try store.find(id, of: user, db) else { throw AddressError.notFound }
-            var updated = try Self.validated(fields, over: current)
+            var updated = try validated(fields, over: current)
             updated.isDefault = current.isDefault
             try store.update(updated, user: user, at: now, db)
             if fields.isDefault == true { try store.makeDefault(id, user: user, db) }
@@ -79,7 +83,7 @@ public struct AddressService: Sendable {
     }
 
     /// The address `fields` describe (over `current` for an update), or the first broken limit.
-    static func validated(_ fields: AddressFields, over current: Address?) throws -> Address {
+    func validated(_ fields: AddressFields, over current: Address?) throws -> Address {
         func value(_ new: String?, _ old: String?, _ field: String, _ range: ClosedRange<Int>) throws -> String {
             guard let text = (new ?? old)?.trimmedInput else {
                 throw ValidationError(field, .required)
@@ -96,13 +100,42 @@ public struct AddressService: Sendable {
             }
             postalCode = code.isEmpty ? nil : code
         }
-        return Address(id: current?.id ?? AddressID(0),
-                       recipient: try value(fields.recipient, current?.recipient, "recipient", 1...20),
-                       phone: phone,
-                       province: try value(fields.province, current?.province, "province", 1...20),
-                       city: try value(fields.city, current?.city, "city", 1...20),
-                       district: try value(fields.district, current?.district, "district", 1...20),
+        let recipient = try value(fields.recipient, current?.recipient, "recipient", 1...20)
+        let place: (names: RegionNames, code: RegionCode?)
+        if let text = fields.regionCode {
+            place = try region(text)
+        } else if let current, let code = current.regionCode, Self.keepsNames(fields, of: current) {
+            place = (RegionNames(province: current.province, city: current.city, district: current.district), code)
+        } else {
+            // Typed by hand (or names changed by hand since a code filled them): no code describes it.
+            place = (RegionNames(province: try value(fields.province, current?.province, "province", 1...20),
+                                 city: try value(fields.city, current?.city, "city", 1...20),
+                                 district: try value(fields.district, current?.district, "district", 1...20)), nil)
+        }
+        return Address(id: current?.id ?? AddressID(0), recipient: recipient, phone: phone,
+                       province: place.names.province, city: place.names.city, district: place.names.district,
                        detail: try value(fields.detail, current?.detail, "detail", 1...120),
-                       postalCode: postalCode, isDefault: current?.isDefault ?? false)
+                       postalCode: postalCode, isDefault: current?.isDefault ?? false, regionCode: place.code)
+    }
+
+    /// The names of a leaf division sent as `region_code`: 400 when not six digits, 422 when no
+    /// division has it or it has divisions under it. A leaf at the city level (东莞市, 济源市, Hong
+    /// Kong's districts) has no district of its own: its name stands in both places, as an address
+    /// always names a district.
+    func region(_ text: String) throws -> (names: RegionNames, code: RegionCode?) {
+        let code = try RegionCode(validating: text, field: "region_code")
+        guard let region = regions.region(code), let names = regions.names(of: code) else {
+            throw AddressError.unknownRegion(code)
+        }
+        guard regions.isLeaf(code) else { throw AddressError.regionNotALeaf(code, name: region.name) }
+        return (RegionNames(province: names.province, city: names.city,
+                            district: names.district.isEmpty ? names.city : names.district), code)
+    }
+
+    /// Whether an update leaves the names a code filled as they are (absent, or sent back unchanged).
+    static func keepsNames(_ fields: AddressFields, of current: Address) -> Bool {
+        func same(_ new: String?, _ old: String) -> Bool { new.map { $0.trimmedInput == old } ?? true }
+        return same(fields.province, current.province) && same(fields.city, current.city)
+            && same(fields.district, current.district)
     }
 }

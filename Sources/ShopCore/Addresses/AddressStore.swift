@@ -2,13 +2,13 @@ import SQL
 
 /// SQL for `addresses`; every statement is scoped to the owner.
 struct AddressStore {
-    static let columns: SQL = "id, recipient, phone, province, city, district, detail, postal_code, is_default"
+    static let columns: SQL = "id, recipient, phone, province, city, district, detail, postal_code, is_default, region_code"
 
     static func address(_ row: Row) throws -> Address {
         Address(id: try row.decode("id"), recipient: try row.decode("recipient"), phone: try row.decode("phone"),
                 province: try row.decode("province"), city: try row.decode("city"), district: try row.decode("district"),
                 detail: try row.decode("detail"), postalCode: try row.decode("postal_code"),
-                isDefault: try row.decode("is_default"))
+                isDefault: try row.decode("is_default"), regionCode: try row.decode("region_code"))
     }
 
     func list(_ user: UserID, _ db: any SQLConnection) throws -> [Address] {
@@ -28,9 +28,9 @@ struct AddressStore {
     func insert(_ a: Address, user: UserID, at now: Int64, _ db: any SQLConnection) throws -> AddressID {
         try db.insert("""
             INSERT INTO addresses (user_id, recipient, phone, province, city, district, detail, postal_code, is_default,
-                                   created_at, updated_at)
+                                   region_code, created_at, updated_at)
             VALUES (\(user), \(a.recipient), \(a.phone), \(a.province), \(a.city), \(a.district), \(a.detail),
-                    \(a.postalCode), 0, \(now), \(now))
+                    \(a.postalCode), 0, \(a.regionCode), \(now), \(now))
             """, returning: AddressID.self)
     }
 
@@ -38,7 +38,7 @@ struct AddressStore {
         try db.run("""
             UPDATE addresses SET recipient = \(a.recipient), phone = \(a.phone), province = \(a.province), city = \(a.city),
                                  district = \(a.district), detail = \(a.detail), postal_code = \(a.postalCode),
-                                 updated_at = \(now)
+                                 region_code = \(a.regionCode), updated_at = \(now)
             WHERE id = \(a.id) AND user_id = \(user)
             """)
     }

@@ -8,6 +8,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
     case mobilePhone, verificationCode, passwordMD5, passwordTwice, passwordMissing, postalCode, date
     case couponCode, username
     case catalogCode, categoryName
+    case regionCode
 
     public var template: LocalizedText {
         switch self {
@@ -47,6 +48,8 @@ public enum ValidationRule: String, CaseIterable, Sendable {
             LocalizedText(zh: "{field}只能含英文字母、数字和 - _ . 这几个字符。", en: "{field} may hold only ASCII letters, digits and the characters - _ .")
         case .categoryName:
             LocalizedText(zh: "{field}应为 1 到 {max} 个字，且不含 /。", en: "{field} must be 1 to {max} characters without a /.")
+        case .regionCode:
+            LocalizedText(zh: "{field}应为 6 位数字的行政区划代码，如 110105。", en: "{field} must be a six-digit region code, such as 110105.")
         case .date: LocalizedText(zh: "{field}应为 YYYY-MM-DD 格式的日期，如 2026-12-01。", en: "{field} must be a day written YYYY-MM-DD, such as 2026-12-01.")
         }
     }
@@ -61,7 +64,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
         "phone": "手机号", "username": "用户名", "code": "验证码", "password": "密码", "password_md5": "密码",
         "nickname": "昵称", "signature": "个性签名", "avatar_url": "头像地址",
         "recipient": "收货人", "province": "省份", "city": "城市", "district": "区县", "detail": "详细地址",
-        "postal_code": "邮政编码",
+        "postal_code": "邮政编码", "region_code": "所在地区", "parent": "上级地区",
         "quantity": "数量", "items": "商品", "note": "订单备注", "carrier": "快递公司", "tracking": "快递单号",
         "q": "搜索词", "page": "页码", "per_page": "每页数量", "limit": "每页数量", "sort": "排序方式",
         "min_price_cents": "最低价", "max_price_cents": "最高价", "category_id": "分类", "status": "状态",

@@ -1,0 +1,5 @@
+-- An address may name its district by GB/T 2260 code (issue 32): the province, city and district
+-- names were filled from the region directory the shop ships. Nullable, so every address typed
+-- by hand before (or since) stays valid; the shape is checked here as the last line of defence.
+ALTER TABLE addresses ADD COLUMN region_code TEXT
+    CHECK (region_code IS NULL OR (length(region_code) = 6 AND region_code NOT GLOB '*[^0-9]*'));
