@@ -21,6 +21,8 @@ public struct OrderService: Sendable {
     let refunds = RefundStore()
     private let addresses = AddressStore()
     private let coupons = CouponRedemption()
+    /// The outbox the paid, shipped and delivered notices go into; nil: none are written.
+    let notices: Notices?
 
     public static let maxLines = 50
     public static let maxNoteLength = 200
@@ -29,8 +31,10 @@ public struct OrderService: Sendable {
 
     /// `timeZone` (`app.timezone`) is where delivery days are counted.
     public init(pool: any Database, settings: Config.Orders, maxItems: Int, clock: Clock, random: SecureRandom,
-                couponAttempts: CouponAttempts, timeZone: TimeZone = TimeZone(identifier: "Asia/Shanghai") ?? ShopTime.zone) {
+                couponAttempts: CouponAttempts, timeZone: TimeZone = TimeZone(identifier: "Asia/Shanghai") ?? ShopTime.zone,
+                notices: Notices? = nil) {
         self.pool = pool
+        self.notices = notices
         self.settings = settings
         self.maxItems = maxItems
         self.clock = clock
@@ -60,7 +64,8 @@ public struct OrderService: Sendable {
         let couponCode = try request.couponCode.map { try CouponCode.normalized($0) }
         // the request as it will be carried out: a note differing only in blanks, or a code only in case, is the same request
         let checked = CheckoutRequest(addressID: request.addressID, note: note, items: request.items, couponCode: couponCode,
-                                      delivery: try Self.validated(request.delivery))
+                                      delivery: try Self.validated(request.delivery), anonymousSender: request.anonymousSender,
+                                      notifyRecipient: request.notifyRecipient)
         let now = clock.unixNow
         guard couponCode != nil else { return try place(checked, key: key, for: user, clientIP: clientIP, at: now) }
         return try couponAttempts.counting(user: user, clientIP: clientIP, at: now) {
@@ -141,7 +146,9 @@ public struct OrderService: Sendable {
             let id = try orders.insert(.init(number: try uniqueNumber(at: now, db), user: user, totalCents: total, note: note,
                                              address: snapshot, createdAt: now, payDeadline: payDeadline,
                                              delivery: OrderDelivery(date: day, slot: wish.slot, cardMessage: wish.cardMessage,
-                                                                     cardSignature: wish.cardSignature)),
+                                                                     cardSignature: wish.cardSignature),
+                                             trackingToken: TrackingToken.make(random),
+                                             anonymousSender: request.anonymousSender, notifyRecipient: request.notifyRecipient),
                                        items: newItems, db)
             if let redeemed { try coupons.record(redeemed, order: id, user: user, at: now, db) }
             try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
