@@ -67,9 +67,11 @@ struct TrackingAPITests {
         let app = try Self.app()
         _ = try Self.place(app)
         for path in ["/track/abc", "/track/" + String(repeating: "Z", count: 32), "/track/" + String(repeating: "0", count: 32)] {
-            let page = try app.send("GET", path)
+            let page = try app.send("GET", path, headers: [("Accept", "text/html,application/xhtml+xml")])
             #expect(page.status == 404, "\(path)")
             #expect(page.headers["Content-Type"] == "text/html; charset=utf-8")
+            let api = try app.send("GET", path)
+            #expect(api.status == 404 && api.error?.code == "not_found", "\(path)")
         }
     }
 

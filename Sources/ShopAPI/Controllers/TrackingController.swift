@@ -5,7 +5,8 @@ import ShopCore
 /// `GET /track/{token}`: the recipient's page for one order, no account needed — its status, the
 /// delivery day and slot, the card, the delivery photo, the recipient, and who sent the flowers
 /// unless the buyer chose to stay anonymous. Phones are masked (`138****1234`). The token is the
-/// only key: a token of the wrong shape is 404 before the database is asked, an unknown one 404.
+/// only key: a token of the wrong shape is 404 before the database is asked, an unknown one 404
+/// (an HTML page for a client that accepts HTML, else the API's error shape, as share pages do).
 /// Plain HTML under a strict CSP (no scripts), never kept by shared caches.
 struct TrackingController {
     let orders: OrderService
@@ -21,6 +22,8 @@ struct TrackingController {
         do {
             tracked = try orders.tracked(token: try request.parameter("token"))
         } catch OrderError.notFound {
+            // a browser (the recipient) gets a small page; any other client the API's error shape
+            guard request.headers["Accept"]?.contains("text/html") == true else { throw OrderError.notFound }
             return notFound()
         }
         var headers = Self.headers
