@@ -51,7 +51,8 @@ public final class NoticeDispatcher: Sendable {
                 let run = try outbox.dispatchDue()
                 total.sent += run.sent
                 total.failed += run.failed
-                if run.sent + run.failed == 0 || run.sent == 0 { break }
+                // a batch that sent nothing (none due, or the gateway failing): wait for the next tick
+                if run.sent == 0 { break }
             }
         } catch {
             logger.error("notice dispatch failed", ["error": String(describing: error)])
