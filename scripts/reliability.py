@@ -19,6 +19,10 @@
     all payments.max_concurrent_calls (32) starts in flight at once, each answered in its time.
 (e) media (issue 29): 8 decompression bombs POSTed to /media at once are refused, nothing is
     written, and the server's peak RSS stays bounded (scripts/media_reliability.py).
+(f) notices (issue 32): 100 paid orders shipped from the command line while no node runs leave
+    200 shipped notices due (buyer and recipient); a node is SIGKILLed while its dispatcher writes
+    them to the file sender, then restarted: every (order, event, audience) of the outbox is a line
+    of the file exactly once, and every row is marked sent.
 
 With SHOP_LAB_POSTGRES_URL set (make test-postgres) each shop runs on a fresh PostgreSQL database
 (see shoplab.py): the same invariants are read over psql, and the SQLite-only checks
@@ -633,7 +637,90 @@ def media_suite():
     home_page_suite(check)
 
 
-SUITES = [crash_suite, overload_suite, soak_suite, isolation_suite, media_suite]
+def notices_suite():
+    print("(f) notices: 200 due, SIGKILL mid-dispatch, restart: each sent exactly once", flush=True)
+    shop = Shop({"SHOP_NOTIFICATIONS_SENDER": "file", "SHOP_NOTIFICATIONS_CLAIM_SECONDS": "3"})
+    notices_file = os.path.join(shop.dir, "notices.jsonl")
+    shop.env["SHOP_NOTIFICATIONS_FILE_PATH"] = notices_file
+
+    def lines():
+        try:
+            with open(notices_file, encoding="utf-8") as f:
+                return [json.loads(line) for line in f if line.endswith("\n")]
+        except FileNotFoundError:
+            return []
+
+    try:
+        shop.cli("migrate")
+        catalog = os.path.join(shop.dir, "catalog.csv")
+        small_catalog(catalog, skus=2, stock=300)
+        shop.cli("import", "catalog", catalog)
+        sku = shop.query("SELECT id FROM skus ORDER BY id")[0][0]
+        shop.start()
+        token = shop.register("13700009999")
+        address = shop.add_address(token)
+        numbers = []
+        for n in range(100):
+            status, body, _ = shop.request("POST", "/api/v1/orders", {"address_id": address, "items": [{"sku_id": sku, "quantity": 1}]},
+                                           token=token, headers={"Idempotency-Key": f"notice-{n}"})
+            assert status == 201, (status, body)
+            event = json.dumps({"event_id": f"evt-{body['number']}", "order_number": body["number"], "amount_cents": body["total_cents"],
+                                "currency": "CNY", "status": "succeeded", "occurred_at": "2026-11-30T08:00:00Z"}).encode()
+            status, _, _ = shop.request("POST", "/api/v1/webhooks/payments/mockpay", event, headers=mockpay_headers(event))
+            assert status == 200, status
+            numbers.append(body["number"])
+        shop.stop()
+        paid_lines = len(lines())
+        # shipped from the command line while no node runs: 200 notices wait in the outbox
+        chunks = [numbers[i::4] for i in range(4)]
+
+        def ship(chunk):
+            for number in chunk:
+                shop.cli("orders", "ship", number)
+        all_at_once([lambda c=c: ship(c) for c in chunks])
+        due = shop.query("SELECT COUNT(*) FROM notifications WHERE status = 'pending' AND event = 'shipped'")[0][0]
+        check("200 shipped notices are due with no node running", due == 200, f"{due} due, {paid_lines} paid lines written live")
+
+        # three times: start, let it write ten more lines, SIGKILL it
+        kills = []
+        for _ in range(3):
+            before = sum(1 for line in lines() if line["event"] == "shipped")
+            if before >= 190:
+                break
+            shop.start()
+            deadline = time.time() + 30
+            while time.time() < deadline and sum(1 for line in lines() if line["event"] == "shipped") < before + 10:
+                time.sleep(0.002)
+            shop.kill()
+            written = sum(1 for line in lines() if line["event"] == "shipped")
+            claimed = shop.query("SELECT COUNT(*) FROM notifications WHERE status = 'sending'")[0][0]
+            kills.append(f"{written} lines, {claimed} claims left")
+        check("the node was killed mid-dispatch", kills and all(not k.startswith("200 ") for k in kills), "; ".join(kills))
+        shop.start()
+        expected = {(number, event, audience) for number, event, audience in shop.query(
+            "SELECT o.number, n.event, n.audience FROM notifications n JOIN orders o ON o.id = n.order_id")}
+        deadline = time.time() + 60
+        while time.time() < deadline and shop.query("SELECT COUNT(*) FROM notifications WHERE status <> 'sent'")[0][0] > 0:
+            time.sleep(0.5)
+        shop.stop()
+        left = shop.query("SELECT COUNT(*) FROM notifications WHERE status <> 'sent'")[0][0]
+        check(f"all {len(expected)} notices are marked sent after the restart", left == 0, f"{left} not sent")
+        counts = {}
+        for line in lines():
+            audience = "recipient" if line["to"] == "13800138000" else "buyer"
+            key = (line["order_number"], line["event"], audience)
+            counts[key] = counts.get(key, 0) + 1
+        twice = [key for key, count in counts.items() if count > 1]
+        missing = [key for key in expected if key not in counts]
+        check("no (order, event, audience) written twice", not twice, str(twice[:5]))
+        check(f"every one of the {len(expected)} notices written once", not missing and set(counts) == expected,
+              f"{len(missing)} missing, {len(set(counts) - expected)} unexpected")
+        check("each line carries the tracking link", all("/track/" in line["text"] for line in lines()))
+    finally:
+        shop.close()
+
+
+SUITES = [crash_suite, overload_suite, soak_suite, isolation_suite, media_suite, notices_suite]
 # RELIABILITY_SUITES=isolation (or crash,soak, ...) runs only those
 if os.environ.get("RELIABILITY_SUITES"):
     wanted = {name.strip() + "_suite" for name in os.environ["RELIABILITY_SUITES"].split(",")}

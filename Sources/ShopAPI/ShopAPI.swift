@@ -58,6 +58,7 @@ public struct ShopAPI: Sendable {
             + [Bundle.module.url(forResource: "Media", withExtension: nil)].compactMap { $0 },
                         media: shop.media.canProcess ? shop.media : nil).register(root)
         ShareController(catalog: shop.catalog, articles: shop.articles, origin: origin, drawsSVG: shop.media.canProcess).register(root)
+        TrackingController(orders: shop.orders, timeZone: shop.config.app.timeZone).register(root)
         let api = routes.group(Self.prefix)
         let signedIn = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts)])
         AuthController(accounts: shop.accounts, verification: shop.verification).register(public: api, signedIn: signedIn)
@@ -71,7 +72,7 @@ public struct ShopAPI: Sendable {
         AddressController(addresses: shop.addresses).register(signedIn)
         RegionController(regions: shop.regions).register(api)
         OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics,
-                        refunds: offloadTargets[.payments]?.bulkhead).register(signedIn)
+                        refunds: offloadTargets[.payments]?.bulkhead, origin: origin).register(signedIn)
         DeliveryController(orders: shop.orders).register(api)
         ShopInfoController(app: shop.config.app).register(api)
         PaymentController(payments: shop.payments, metrics: shopMetrics, origin: origin,
@@ -89,7 +90,7 @@ public struct ShopAPI: Sendable {
         AdminCatalogController(admin: shop.catalogAdmin).register(admin)
         AdminCouponController(coupons: shop.coupons, clock: shop.clock).register(admin)
         AdminOrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger,
-                             refunds: offloadTargets[.payments]?.bulkhead).register(admin)
+                             refunds: offloadTargets[.payments]?.bulkhead, origin: origin).register(admin)
         // Development-only routes: absent in production, and in development only for requests
         // straight from this machine (not through a proxy, which makes everyone local).
         var developmentOnly: [any Middleware] = []

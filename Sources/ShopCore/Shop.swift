@@ -45,6 +45,10 @@ public final class Shop: Sendable {
     public let demo: DemoShopSeeder
     /// Uploaded and imported pictures, re-encoded by the `ImageProcessor` the composition root gives.
     public let media: MediaLibrary
+    /// Writes the notices an order's event owes into the outbox, inside the event's transaction.
+    public let notices: Notices
+    /// Sends the outbox (`NoticeDispatcher` runs it on `shop serve`), lists and retries notices.
+    public let noticeOutbox: NoticeOutbox
     /// Set once `shop serve` has been told to stop: `/readyz` then says so while requests are still served.
     private let draining = Mutex(false)
 
@@ -55,7 +59,8 @@ public final class Shop: Sendable {
     public init(pool: any Database, replica: (any Database)? = nil, search: any SearchEngine, config: Config,
                 notifyURL: @escaping PaymentNotifyURL, clock: Clock = .system,
                 random: SecureRandom = SecureRandom(), logger: Logger, migrator: Migrator,
-                codeSender: (any CodeSender)? = nil, images: (any ImageProcessor)? = nil) throws {
+                codeSender: (any CodeSender)? = nil, images: (any ImageProcessor)? = nil,
+                noticeSender: (any NoticeSender)? = nil) throws {
         self.pool = pool
         self.search = search
         let reads: any Database = replica.map { ReplicaReads(primary: pool, replica: $0) } ?? pool
@@ -77,15 +82,20 @@ public final class Shop: Sendable {
         media = MediaLibrary(processor: images, settings: config.media, clock: clock)
         catalogImporter = CatalogImporter(pool: pool, search: search, clock: clock, maxBytes: config.catalog.importMaxBytes,
                                           mediaPath: config.media.path, media: media)
+        let notices = Notices(linkBase: config.noticeLinkBase(), clock: clock)
+        self.notices = notices
+        noticeOutbox = NoticeOutbox(pool: pool, clock: clock, sender: try noticeSender ?? Self.noticeSender(config.notifications, logger: logger),
+                                    logger: logger, node: "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(random.token(byteCount: 6))",
+                                    leaseSeconds: Int64(config.notifications.claimSeconds))
         couponAttempts = CouponAttempts(pool: pool, settings: config.coupons, clock: clock)
         carts = CartService(pool: pool, maxItems: config.cart.maxItems, clock: clock, couponAttempts: couponAttempts)
         regions = .china
         addresses = AddressService(pool: pool, clock: clock, regions: regions)
         orders = OrderService(pool: pool, settings: config.orders, maxItems: config.cart.maxItems, clock: clock,
-                              random: random, couponAttempts: couponAttempts, timeZone: config.app.timeZone)
+                              random: random, couponAttempts: couponAttempts, timeZone: config.app.timeZone, notices: notices)
         payments = try PaymentService(pool: pool, settings: config.payments, mockpayEnabled: config.isMockpayEnabled,
                                       notifyURL: notifyURL,
-                                      clock: clock, logger: logger, random: random)
+                                      clock: clock, logger: logger, random: random, notices: notices)
         social = SocialService(pool: pool, publicReads: reads, clock: clock)
         articles = ArticleService(pool: pool, publicReads: reads, clock: clock, blockedWords: config.search.blockedWords)
         favorites = FavoriteService(pool: pool, clock: clock)
@@ -105,6 +115,19 @@ public final class Shop: Sendable {
                 throw ConfigError(key: "verification.webhook_url", reason: "must be an http(s) URL when verification.sender is webhook")
             }
             return WebhookCodeSender(url: url, logger: logger)
+        }
+    }
+
+    /// The sender `notifications.sender` names.
+    static func noticeSender(_ settings: Config.Notifications, logger: Logger) throws -> any NoticeSender {
+        switch settings.sender {
+        case .log: return LogNoticeSender(logger: logger)
+        case .file: return FileNoticeSender(path: settings.filePath)
+        case .webhook:
+            guard let url = URL(string: settings.webhookURL), url.scheme == "http" || url.scheme == "https" else {
+                throw ConfigError(key: "notifications.webhook_url", reason: "must be an http(s) URL when notifications.sender is webhook")
+            }
+            return WebhookNoticeSender(url: url)
         }
     }
 

@@ -12,6 +12,8 @@ struct AdminOrderController {
     /// Where a refund is sent to its provider off the request (the payments bulkhead); the
     /// background sweeper sends it when the bulkhead is full or absent.
     let refunds: Bulkhead?
+    /// The origin the detail's `tracking_url` starts with.
+    var origin: ShopOrigin? = nil
 
     struct ShipRequest: Decodable {
         let carrier: String?
@@ -50,26 +52,30 @@ struct AdminOrderController {
         let filter = OrderFilter(status: try request.queryEnum("status", OrderStatus.self),
                                  deliveryDate: try request.queryDay("delivery_date"), query: try request.queryText("q", max: OrderFilter.maxQueryLength),
                                  from: try request.queryDay("from"), to: try request.queryDay("to"))
-        return try .json(PageResponse(try orders.search(filter, page: try request.pageRequest()), OrderResponse.init))
+        let base = origin?.origin(for: request)
+        return try .json(PageResponse(try orders.search(filter, page: try request.pageRequest())) { OrderResponse($0, origin: base) })
     }
 
     /// The order with its payments, refunds and notes, and the buyer's phone whole.
     func show(_ request: Request, _ context: Context) throws -> Response {
-        try .json(AdminOrderDetailResponse(try orders.detail(number: try request.parameter("number"))))
+        try .json(AdminOrderDetailResponse(try orders.detail(number: try request.parameter("number")),
+                                           origin: origin?.origin(for: request)))
     }
 
     /// A paid order shipped, with `carrier` and `tracking_number` or neither (the shop's own courier).
     func ship(_ request: Request, _ context: Context) throws -> Response {
         let body = request.body.isEmpty ? ShipRequest(carrier: nil, trackingNumber: nil) : try request.decode(ShipRequest.self)
         return try .json(OrderResponse(try orders.ship(number: try request.parameter("number"), carrier: body.carrier,
-                                                       trackingNumber: body.trackingNumber, by: try context.staffActor())))
+                                                       trackingNumber: body.trackingNumber, by: try context.staffActor()),
+                                       origin: origin?.origin(for: request)))
     }
 
     /// A shipped order delivered, with the photo at the door (a `/media` path) if any.
     func deliver(_ request: Request, _ context: Context) throws -> Response {
         let body = request.body.isEmpty ? DeliverRequest(photoURL: nil) : try request.decode(DeliverRequest.self)
         return try .json(OrderResponse(try orders.deliver(number: try request.parameter("number"), photoURL: body.photoURL,
-                                                          by: try context.staffActor())))
+                                                          by: try context.staffActor()),
+                                       origin: origin?.origin(for: request)))
     }
 
     /// Unpaid → cancelled; paid and not shipped → refunding, its refund sent as a buyer's cancel's is.
@@ -77,7 +83,7 @@ struct AdminOrderController {
         let body = try request.decode(CancelRequest.self)
         let cancelled = try orders.cancel(number: try request.parameter("number"), reason: body.reason, by: try context.staffActor())
         if cancelled.status == .refunding { send(refundsOf: cancelled.id, number: cancelled.number) }
-        return try .json(OrderResponse(cancelled))
+        return try .json(OrderResponse(cancelled, origin: origin?.origin(for: request)))
     }
 
     /// 201 with the refund opened (pending); it goes to the provider right after the answer.

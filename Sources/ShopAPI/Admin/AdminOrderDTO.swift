@@ -21,8 +21,8 @@ struct AdminOrderDetailResponse: Codable {
 
     let body: Flat<OrderResponse, Extras>
 
-    init(_ detail: OrderDetail) {
-        body = Flat(OrderResponse(detail.order), Extras(
+    init(_ detail: OrderDetail, origin: String? = nil) {
+        body = Flat(OrderResponse(detail.order, origin: origin), Extras(
             buyerPhone: detail.buyerPhone,
             payments: detail.payments.map { PaymentBody(id: $0.id, provider: $0.provider, amountCents: $0.amountCents, status: $0.status,
                                                         createdAt: $0.createdAt) },

@@ -10,6 +10,8 @@ struct OrderController {
     let metrics: ShopMetrics
     /// Where a cancelled paid order's refund is sent to its provider (the payments bulkhead).
     let refunds: Bulkhead?
+    /// The origin an order's `tracking_url` starts with.
+    var origin: ShopOrigin? = nil
 
     func register(_ signedIn: RouteGroup) {
         signedIn.post("/orders", use: checkout)
@@ -27,18 +29,20 @@ struct OrderController {
         let result = try orders.checkout(request.decode(CheckoutRequest.self), idempotencyKey: key, for: user,
                                          clientIP: request.clientAddress)
         if !result.replayed { metrics.orderPlaced() }
-        return try .json(OrderResponse(result.order), status: result.replayed ? .ok : .created)
+        return try .json(OrderResponse(result.order, origin: origin?.origin(for: request)), status: result.replayed ? .ok : .created)
     }
 
     /// One's orders, newest first, optionally of some statuses (`status=refunding,refunded`).
     func list(_ request: Request, _ context: Context) throws -> Response {
         let page = try orders.orders(for: try context.user(), statuses: try request.queryEnumList("status", OrderStatus.self),
                                      page: try request.pageRequest())
-        return try .json(PageResponse(page, OrderResponse.init))
+        let base = origin?.origin(for: request)
+        return try .json(PageResponse(page) { OrderResponse($0, origin: base) })
     }
 
     func show(_ request: Request, _ context: Context) throws -> Response {
-        try .json(OrderResponse(orders.order(OrderID(try request.idParameter()), for: try context.user())))
+        try .json(OrderResponse(orders.order(OrderID(try request.idParameter()), for: try context.user()),
+                                origin: origin?.origin(for: request)))
     }
 
     /// Cancels an order that has not shipped; its stock goes back. A paid one answers `refunding`
@@ -56,11 +60,12 @@ struct OrderController {
                 }
             }
         }
-        return try .json(OrderResponse(cancelled))
+        return try .json(OrderResponse(cancelled, origin: origin?.origin(for: request)))
     }
 
     /// Marks a shipped order as received.
     func confirmReceipt(_ request: Request, _ context: Context) throws -> Response {
-        try .json(OrderResponse(orders.confirmReceipt(OrderID(try request.idParameter()), for: try context.user())))
+        try .json(OrderResponse(orders.confirmReceipt(OrderID(try request.idParameter()), for: try context.user()),
+                                origin: origin?.origin(for: request)))
     }
 }

@@ -42,6 +42,11 @@ struct OrderResponse: Codable {
     @ExplicitNull var deliverySlot: DeliverySlot?
     @ExplicitNull var cardMessage: String?
     @ExplicitNull var cardSignature: String?
+    /// The recipient's page (`/track/{token}`), absolute under the shop's origin; null for orders
+    /// placed before tracking pages.
+    @ExplicitNull var trackingURL: String?
+    let anonymousSender: Bool
+    let notifyRecipient: Bool
 
     struct RefundBody: Codable {
         let status: RefundStatus
@@ -49,7 +54,8 @@ struct OrderResponse: Codable {
         @ExplicitNull var refundedAt: Date?
     }
 
-    init(_ o: Order) {
+    /// `origin`: the shop's origin tracking links start with (`ShopOrigin`); nil: a path alone.
+    init(_ o: Order, origin: String? = nil) {
         id = o.id
         number = o.number
         status = o.status
@@ -77,5 +83,8 @@ struct OrderResponse: Codable {
         deliverySlot = o.delivery.slot
         cardMessage = o.delivery.cardMessage
         cardSignature = o.delivery.cardSignature
+        trackingURL = o.trackingToken.map { (origin ?? "") + TrackingToken.path($0) }
+        anonymousSender = o.anonymousSender
+        notifyRecipient = o.notifyRecipient
     }
 }

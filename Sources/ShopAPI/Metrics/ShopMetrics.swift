@@ -12,6 +12,7 @@ public struct ShopMetrics: Sendable {
     let payments: Counter
     let sweeperRuns: Counter
     let databaseErrors: Counter
+    let notices: Counter
 
     /// `database`: whose connection pools `shop_db_pool_*` report at each scrape.
     public init(registry: MetricsRegistry, database: (any Database)? = nil) {
@@ -27,6 +28,14 @@ public struct ShopMetrics: Sendable {
                                        labels: ["result"])
         databaseErrors = registry.counter("shop_database_errors_total",
                                           help: "Database errors that reached a request, by kind.", labels: ["kind"])
+        notices = registry.counter("shop_notices_total", help: "Order notices this node's dispatcher sent or failed to send, by result.",
+                                   labels: ["result"])
+    }
+
+    /// One dispatcher run's notices: hand this to `NoticeDispatcher(onRun:)`.
+    public func noticesDispatched(_ run: NoticeOutbox.Run) {
+        if run.sent > 0 { notices.inc(["sent"], by: Double(run.sent)) }
+        if run.failed > 0 { notices.inc(["failed"], by: Double(run.failed)) }
     }
 
     /// A checkout that made a new order.

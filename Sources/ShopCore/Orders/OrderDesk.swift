@@ -44,7 +44,9 @@ extension OrderService {
         if carrier != nil, tracking == nil { throw ValidationError("tracking_number", .empty) }
         if tracking != nil, carrier == nil { throw ValidationError("carrier", .empty) }
         return try deskWrite(number, action: .ship, audit: "order.ship", by: actor) { order, db, now in
-            try lifecycle.ship(order.id, carrier: carrier, trackingNumber: tracking, at: now, db)
+            guard try lifecycle.ship(order.id, carrier: carrier, trackingNumber: tracking, at: now, db) else { return false }
+            try notices?.enqueue(event: .shipped, order: order.id, in: db)
+            return true
         }
     }
 
@@ -56,7 +58,9 @@ extension OrderService {
             guard MediaPath.segments(of: photo) != nil else { throw ValidationError("photo_url", .url) }
         }
         return try deskWrite(number, action: .deliver, audit: "order.deliver", by: actor) { order, db, now in
-            try lifecycle.deliver(order.id, photoURL: photo, at: now, db)
+            guard try lifecycle.deliver(order.id, photoURL: photo, at: now, db) else { return false }
+            try notices?.enqueue(event: .delivered, order: order.id, in: db)
+            return true
         }
     }
 

@@ -90,6 +90,12 @@ public struct Order: Sendable, Equatable {
     public let refund: OrderRefund?
     /// The delivery day, slot and greeting card.
     public let delivery: OrderDelivery
+    /// The recipient's `/track/{token}` page's token; nil for orders placed before tracking pages.
+    public var trackingToken: String? = nil
+    /// The recipient's page hides the buyer's name and phone.
+    public var anonymousSender = false
+    /// Whether the recipient is told when the flowers are on their way and delivered.
+    public var notifyRecipient = true
 }
 
 /// A coupon as an order keeps it.
@@ -126,14 +132,20 @@ public struct CheckoutRequest: Sendable, Equatable {
 
     /// A coupon code to apply (any case); nil: none.
     public let couponCode: String?
+    /// The recipient never sees the buyer's name or phone.
+    public var anonymousSender = false
+    /// Whether the recipient gets the shipped and delivered notices.
+    public var notifyRecipient = true
 
     public init(addressID: AddressID, note: String? = nil, items: [Item]? = nil, couponCode: String? = nil,
-                delivery: DeliveryRequest = DeliveryRequest()) {
+                delivery: DeliveryRequest = DeliveryRequest(), anonymousSender: Bool = false, notifyRecipient: Bool = true) {
         self.addressID = addressID
         self.note = note
         self.items = items
         self.couponCode = couponCode
         self.delivery = delivery
+        self.anonymousSender = anonymousSender
+        self.notifyRecipient = notifyRecipient
     }
 
     /// A stable fingerprint of what was asked, to tell a replay from a reuse of the key.
@@ -143,6 +155,7 @@ public struct CheckoutRequest: Sendable, Equatable {
         // existed still match their replays.
         var fingerprint = "address=\(addressID.rawValue);note=\(note ?? "");mode=\(items == nil ? "cart" : "items");items=\(lines)"
             + (couponCode.map { ";coupon=\($0)" } ?? "")
+            + (anonymousSender ? ";anonymous" : "") + (notifyRecipient ? "" : ";quiet")
         guard !delivery.isEmpty else { return fingerprint }
         fingerprint += ";delivery=\(delivery.date?.description ?? "")|\(delivery.slot?.rawValue ?? "")"
             + ";card=\(delivery.cardMessage?.utf8.count ?? 0):\(delivery.cardMessage ?? "")|\(delivery.cardSignature ?? "")"
@@ -151,12 +164,14 @@ public struct CheckoutRequest: Sendable, Equatable {
 }
 
 /// The checkout body as the API takes it: `{"address_id", "note"?, "items"?, "coupon_code"?,
-/// "delivery_date"?, "delivery_slot"?, "card_message"?, "card_signature"?}` (the decoder turns
+/// "delivery_date"?, "delivery_slot"?, "card_message"?, "card_signature"?, "anonymous_sender"?,
+/// "notify_recipient"?}` (the decoder turns
 /// snake_case into these keys). A well-formed body with a date or slot that is none throws
 /// `ValidationError` naming the field, after every field has decoded.
 extension CheckoutRequest: Decodable {
     enum CodingKeys: String, CodingKey {
         case addressID, note, items, couponCode, deliveryDate, deliverySlot, cardMessage, cardSignature
+        case anonymousSender, notifyRecipient
     }
 
     public init(from decoder: any Decoder) throws {
@@ -169,9 +184,12 @@ extension CheckoutRequest: Decodable {
         let slotText = try body.decodeIfPresent(String.self, forKey: .deliverySlot)
         let cardMessage = try body.decodeIfPresent(String.self, forKey: .cardMessage)
         let cardSignature = try body.decodeIfPresent(String.self, forKey: .cardSignature)
+        let anonymousSender = try body.decodeIfPresent(Bool.self, forKey: .anonymousSender) ?? false
+        let notifyRecipient = try body.decodeIfPresent(Bool.self, forKey: .notifyRecipient) ?? true
         self.init(addressID: addressID, note: note, items: items, couponCode: couponCode,
                   delivery: try DeliveryRequest(dateText: dateText, slotText: slotText, cardMessage: cardMessage,
-                                                cardSignature: cardSignature))
+                                                cardSignature: cardSignature),
+                  anonymousSender: anonymousSender, notifyRecipient: notifyRecipient)
     }
 }
 

@@ -27,7 +27,9 @@ extension Order {
             completedAt: try row.decode("completed_at"),
             cancelledAt: try row.decode("cancelled_at"), shipment: shipment, refund: refund,
             delivery: OrderDelivery(date: try row.decode("delivery_date"), slot: try row.decode("delivery_slot"),
-                                    cardMessage: try row.decode("card_message"), cardSignature: try row.decode("card_signature")))
+                                    cardMessage: try row.decode("card_message"), cardSignature: try row.decode("card_signature")),
+            trackingToken: try row.decode("tracking_token"), anonymousSender: try row.decode("anonymous_sender"),
+            notifyRecipient: try row.decode("notify_recipient"))
     }
 }
 

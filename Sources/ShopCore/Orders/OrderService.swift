@@ -22,6 +22,8 @@ public struct OrderService: Sendable {
     private let addresses = AddressStore()
     private let coupons = CouponRedemption()
     private let slotLoad = SlotLoadStore()
+    /// The outbox the paid, shipped and delivered notices go into; nil: none are written.
+    let notices: Notices?
 
     public static let maxLines = 50
     public static let maxNoteLength = 200
@@ -30,8 +32,10 @@ public struct OrderService: Sendable {
 
     /// `timeZone` (`app.timezone`) is where delivery days are counted.
     public init(pool: any Database, settings: Config.Orders, maxItems: Int, clock: Clock, random: SecureRandom,
-                couponAttempts: CouponAttempts, timeZone: TimeZone = TimeZone(identifier: "Asia/Shanghai") ?? ShopTime.zone) {
+                couponAttempts: CouponAttempts, timeZone: TimeZone = TimeZone(identifier: "Asia/Shanghai") ?? ShopTime.zone,
+                notices: Notices? = nil) {
         self.pool = pool
+        self.notices = notices
         self.settings = settings
         self.maxItems = maxItems
         self.clock = clock
@@ -61,7 +65,8 @@ public struct OrderService: Sendable {
         let couponCode = try request.couponCode.map { try CouponCode.normalized($0) }
         // the request as it will be carried out: a note differing only in blanks, or a code only in case, is the same request
         let checked = CheckoutRequest(addressID: request.addressID, note: note, items: request.items, couponCode: couponCode,
-                                      delivery: try Self.validated(request.delivery))
+                                      delivery: try Self.validated(request.delivery), anonymousSender: request.anonymousSender,
+                                      notifyRecipient: request.notifyRecipient)
         let now = clock.unixNow
         guard couponCode != nil else { return try place(checked, key: key, for: user, clientIP: clientIP, at: now) }
         return try couponAttempts.counting(user: user, clientIP: clientIP, at: now) {
@@ -144,7 +149,9 @@ public struct OrderService: Sendable {
                                              address: snapshot, createdAt: now, payDeadline: payDeadline,
                                              delivery: OrderDelivery(date: day, slot: slot, cardMessage: wish.cardMessage,
                                                                      cardSignature: wish.cardSignature),
-                                             deliveryFeeCents: deliveryFee, holdsSlot: holdsSlot),
+                                             deliveryFeeCents: deliveryFee, holdsSlot: holdsSlot,
+                                             trackingToken: TrackingToken.make(random),
+                                             anonymousSender: request.anonymousSender, notifyRecipient: request.notifyRecipient),
                                        items: newItems, db)
             if let redeemed { try coupons.record(redeemed, order: id, user: user, at: now, db) }
             try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)

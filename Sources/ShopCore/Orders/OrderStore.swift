@@ -7,7 +7,8 @@ struct OrderStore {
         id, number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province, ship_city,
         ship_district, ship_detail, ship_postal_code, carrier, tracking_number, created_at, pay_deadline, paid_at,
         shipped_at, completed_at, cancelled_at, discount_cents, coupon_code, coupon_description,
-        delivery_date, delivery_slot, card_message, card_signature, delivered_at, delivery_photo_url, delivery_fee_cents
+        delivery_date, delivery_slot, card_message, card_signature, delivered_at, delivery_photo_url, delivery_fee_cents,
+        tracking_token, anonymous_sender, notify_recipient
         """
     static let itemColumns: SQL = "sku_id, product_id, title, sku_name, price_cents, quantity"
     static let refundColumns: SQL = "r.status, r.amount_cents, r.refunded_at"
@@ -40,6 +41,9 @@ struct OrderStore {
         var deliveryFeeCents: Int64 = 0
         /// Whether the order took a place of its slot (`orders.slot_capacity`), to give back on cancel.
         var holdsSlot = false
+        var trackingToken: String? = nil
+        var anonymousSender = false
+        var notifyRecipient = true
     }
 
     struct NewItem {
@@ -57,11 +61,13 @@ struct OrderStore {
         let id = try db.insert("""
             INSERT INTO orders (number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province,
                                 ship_city, ship_district, ship_detail, ship_postal_code, created_at, pay_deadline,
-                                delivery_date, delivery_slot, card_message, card_signature, delivery_fee_cents, holds_slot)
+                                delivery_date, delivery_slot, card_message, card_signature, delivery_fee_cents, holds_slot,
+                                tracking_token, anonymous_sender, notify_recipient)
             VALUES (\(order.number), \(order.user), \(OrderStatus.pendingPayment), \(order.totalCents), \(order.note),
                     \(a.recipient), \(a.phone), \(a.province), \(a.city), \(a.district), \(a.detail), \(a.postalCode),
                     \(order.createdAt), \(order.payDeadline), \(d.date), \(d.slot), \(d.cardMessage), \(d.cardSignature),
-                    \(order.deliveryFeeCents), \(order.holdsSlot ? 1 : 0))
+                    \(order.deliveryFeeCents), \(order.holdsSlot ? 1 : 0),
+                    \(order.trackingToken), \(order.anonymousSender), \(order.notifyRecipient))
             """, returning: OrderID.self)
         for item in items {
             try db.run("""
@@ -83,6 +89,11 @@ struct OrderStore {
 
     func find(_ id: OrderID, of user: UserID, _ db: any SQLConnection) throws -> Order? {
         try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id) AND user_id = \(user)").map { try orders([$0], db)[0] }
+    }
+
+    /// The order whose tracking page `token` names: one read of the unique index.
+    func find(trackingToken token: String, _ db: any SQLConnection) throws -> Order? {
+        try db.queryOne("SELECT \(Self.columns) FROM orders WHERE tracking_token = \(token)").map { try orders([$0], db)[0] }
     }
 
     func find(number: String, _ db: any SQLConnection) throws -> Order? {

@@ -98,6 +98,7 @@ extension PaymentService {
     /// Marks a refund confirmed and, when it is the refund of a refunding order, the order refunded.
     func confirmRefund(_ number: String, at now: Int64, _ db: any SQLConnection) throws -> Bool {
         guard let refund = try refundStore.find(number, db), try refundStore.markRefunded(number, at: now, db) else { return false }
+        try notices?.enqueue(event: .refunded, order: refund.orderID, subject: number, in: db)
         if try refundStore.orderRefundConfirmed(refund.orderID, db) {
             _ = try lifecycle.finishRefund(refund.orderID, at: now, db)
         }

@@ -25,13 +25,16 @@ public struct PaymentService: Sendable {
     let orders = OrderStore()
     let refundStore = RefundStore()
     let lifecycle = OrderLifecycle()
+    /// The outbox the paid and refunded notices go into; nil: none are written.
+    let notices: Notices?
 
     /// `notifyURL` builds the address a provider posts its notifications to from
     /// `payments.public_base_url` (the HTTP side knows the route).
     public init(pool: any Database, settings: Config.Payments, mockpayEnabled: Bool, notifyURL: @escaping PaymentNotifyURL,
                 clock: Clock, logger: Logger,
                 random: SecureRandom = SecureRandom(), transport: any ProviderTransport = CurlTransport(),
-                refundTransport: (any ProviderTransport)? = nil, guardian: ProviderGuard? = nil) throws {
+                refundTransport: (any ProviderTransport)? = nil, guardian: ProviderGuard? = nil, notices: Notices? = nil) throws {
+        self.notices = notices
         let guardian = guardian ?? ProviderGuard(settings)
         self.guardian = guardian
         let transport = GuardedTransport(inner: transport, guardian: guardian)
@@ -275,6 +278,7 @@ public struct PaymentService: Sendable {
                 try record("recorded", payment.id)
             } else if try lifecycle.markPaid(order.id, at: now, db) {
                 try payments.setStatus(payment.id, .succeeded, tradeNo: event.providerTradeNo, at: now, db)
+                try notices?.enqueue(event: .paid, order: order.id, in: db)
                 try record("paid", payment.id)
             } else if try order.status == .cancelled || payments.otherSucceeded(order: order.id, except: payment.id, db) {
                 try payments.setStatus(payment.id, .needsRefund, tradeNo: event.providerTradeNo, at: now, db)

@@ -173,6 +173,18 @@ public struct Config: Sendable {
         public var maxUploadsPerMinute = 10
     }
 
+    /// How order notices reach buyers and recipients (paid, shipped, delivered, refunded,
+    /// after-sale decided), like `verification`'s codes: the log, a JSON-lines file, or an SMS gateway.
+    public struct Notifications: Sendable {
+        public enum Sender: String, Sendable { case log, file, webhook }
+        public var sender = Sender.log
+        public var filePath = "data/notices.jsonl"
+        public var webhookURL = ""
+        /// How long a dispatcher's claim on a batch of notices holds; a claim left by a node that
+        /// died is taken again after it. Longer than a batch takes to send (10 × the webhook's 5 s).
+        public var claimSeconds = 60
+    }
+
     public struct Admin: Sendable {
         /// How long a staff token works; staff sign in again each working day.
         public var tokenLifetimeHours = 12
@@ -190,6 +202,7 @@ public struct Config: Sendable {
     public var search = Search()
     public var media = Media()
     public var admin = Admin()
+    public var notifications = Notifications()
 
     public init() {}
 
@@ -282,6 +295,12 @@ public struct Config: Sendable {
             throw ConfigError(key: "database.read_url", reason: "needs database.url to name a PostgreSQL primary")
         }
         return url
+    }
+
+    /// The origin links in notices start with: `app.public_url`, or in development without it the
+    /// default listening address (a notice is written off any request, so no Host can name it).
+    public func noticeLinkBase() -> String {
+        ((try? publicBaseURL()) ?? nil) ?? "http://127.0.0.1:8080"
     }
 
     /// `app.public_url` without a trailing slash: nil when empty in development (use the

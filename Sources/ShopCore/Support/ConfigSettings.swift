@@ -75,6 +75,10 @@ extension Config {
         .int("media.max_upload_bytes", \.media.maxUploadBytes, 1_024...(64 * 1_048_576)),
         .int("media.max_pixels", \.media.maxPixels, 1...1_000_000_000),
         .int("media.max_uploads_per_minute", \.media.maxUploadsPerMinute, 1...10_000),
+        .choice("notifications.sender", \.notifications.sender),
+        .string("notifications.file_path", \.notifications.filePath),
+        .string("notifications.webhook_url", \.notifications.webhookURL, allowEmpty: true),
+        .int("notifications.claim_seconds", \.notifications.claimSeconds, 2...3_600),
     ]
 
     /// Every key this version understands, `section.key` in snake_case.

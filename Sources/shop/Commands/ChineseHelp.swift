@@ -20,6 +20,8 @@ enum ChineseHelp {
         "payments reconcile": "向支付机构查询已发起支付的未付订单，把已付的标记为已付款",
         "refunds list": "按时间倒序列出退款",
         "refunds retry": "立即把一笔退款（包括失败的）发给支付机构",
+        "notifications list": "按时间倒序列出订单通知（发件箱）",
+        "notifications retry": "重新发送一条失败的订单通知（重试次数从零计）",
         "coupons create": "新建优惠券（折扣或立减、限制、日期、分类）",
         "coupons list": "按时间倒序列出优惠券",
         "coupons disable": "停用优惠券（已使用的订单保留优惠）",
@@ -185,6 +187,18 @@ enum ChineseHelp {
             对自给定日期（北京时间；默认最近 7 天）以来下单、已发起微信支付或支付宝支付但未付款的每个
             订单，向支付机构查询是否已付（orderquery / alipay.trade.query），已付的按支付通知的方式标记
             为已付款（核对金额，只计一次）。每单打印一行；有订单无法查询时以 1 退出。
+            """,
+        "notifications list": """
+            用法：shop notifications list [--failed] [--limit N] [--format table|csv|json] [--config PATH]
+
+            每行一条消息：pending（在 NEXT TRY 时发送）、sending（发送程序已领取）、sent（已发送）、
+            failed（重试已用完，见 shop notifications retry）。--failed 只列出失败的。时间为北京时间（UTC+8）。
+            """,
+        "notifications retry": """
+            用法：shop notifications retry ID [--format table|csv|json] [--config PATH]
+
+            让这条通知立即重新待发，重试次数从零计；运行中的 shop serve 几秒内发出。已发送的通知
+            不会再发（以 1 退出）。以 cli:$USER 记入审计日志。
             """,
         "refunds list": """
             用法：shop refunds list [--status pending|requested|refunded|failed] [--limit N] [--config PATH]

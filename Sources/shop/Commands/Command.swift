@@ -31,7 +31,7 @@ enum CommandLineTool {
         ServeCommand(), MigrateCommand(), SeedCommand(), DatabaseCopyCommand(), ImportCatalogCommand(), ImportArticlesCommand(),
         OrdersListCommand(), OrdersShowCommand(), OrdersShipCommand(), OrdersDeliverCommand(), OrdersCancelCommand(),
         OrdersRefundCommand(), PaySimulateCommand(), PaymentsReconcileCommand(),
-        RefundsListCommand(), RefundsRetryCommand(),
+        RefundsListCommand(), RefundsRetryCommand(), NotificationsListCommand(), NotificationsRetryCommand(),
         CouponsCreateCommand(), CouponsListCommand(), CouponsDisableCommand(),
         ProductsListCommand(), ProductsSetCommand(), ProductsExportCommand(),
         CategoriesListCommand(), CategoriesRenameCommand(), CategoriesMoveCommand(), CategoriesDeleteCommand(),

@@ -67,6 +67,8 @@ struct ServeCommand: Command {
         let metricsServer = MetricsEndpoint.start(serverSettings, registry: api.metrics.registry, logger: logger)
         let sweeper = BackgroundSweeper(shop: shop, logger: logger, onRun: { [metrics = api.metrics] in metrics.sweeperRun(succeeded: $0) })
         sweeper.start()
+        let dispatcher = NoticeDispatcher(outbox: shop.noticeOutbox, logger: logger, onRun: { [metrics = api.metrics] in metrics.noticesDispatched($0) })
+        dispatcher.start()
         logger.info("serving", ["address": "http://\(serverSettings.host):\(server.port)", "env": config.app.env.rawValue,
                                 "threads": String(serverSettings.threads),
                                 "metrics": metricsServer.map { "http://\(serverSettings.metricsHost):\($0.port)/metrics" } ?? "off"])
@@ -80,6 +82,7 @@ struct ServeCommand: Command {
             for target in api.offloadTargets.values { target.bulkhead.shutdown(timeout: 5) }
             metricsServer?.stop(grace: 1)
             sweeper.stop()
+            dispatcher.stop()
             shop.catalog.flushSearches()
             logger.info("stopped")
         }

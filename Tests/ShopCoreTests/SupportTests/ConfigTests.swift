@@ -46,6 +46,8 @@ struct ConfigTests {
         "media.max_upload_bytes": "2097152",
         "media.max_pixels": "12000000",
         "media.max_uploads_per_minute": "3",
+        "notifications.sender": "webhook", "notifications.file_path": "/tmp/notices.jsonl",
+        "notifications.webhook_url": "https://sms.example/notices", "notifications.claim_seconds": "20",
     ]
 
     static func variable(_ key: String) -> String {

@@ -1,0 +1,62 @@
+import Dispatch
+import Synchronization
+
+/// Runs the outbox's dispatcher on every `shop serve` node, on its own timer thread (as
+/// `BackgroundSweeper` does): every `interval` seconds it sends due notices in small batches
+/// until none is left or a batch had nothing to send. Outbound calls (the webhook) happen here,
+/// bounded by the sender's timeout, never on a request's thread; a slow gateway delays only the
+/// notices behind it on this node.
+public final class NoticeDispatcher: Sendable {
+    private let outbox: NoticeOutbox
+    private let logger: Logger
+    /// Told after each run how many notices went and failed (the metrics count them).
+    private let onRun: (@Sendable (NoticeOutbox.Run) -> Void)?
+    private let queue = DispatchQueue(label: "shop.notice-dispatcher")
+    private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let stopping = Atomic<Bool>(false)
+
+    public init(outbox: NoticeOutbox, logger: Logger, onRun: (@Sendable (NoticeOutbox.Run) -> Void)? = nil) {
+        self.outbox = outbox
+        self.logger = logger
+        self.onRun = onRun
+    }
+
+    /// Sends now, then every `interval` seconds.
+    public func start(interval: Int = 2) {
+        stopping.store(false, ordering: .relaxed)
+        timer.withLock { timer in
+            let made = DispatchSource.makeTimerSource(queue: queue)
+            made.schedule(deadline: .now(), repeating: .seconds(interval), leeway: .milliseconds(200))
+            made.setEventHandler { [weak self] in self?.runOnce() }
+            timer = made
+            made.resume()
+        }
+    }
+
+    /// Stops the timer and waits for the batch in progress; what is left is sent by the next start
+    /// (or another node).
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        timer.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+        queue.sync {}
+    }
+
+    private func runOnce() {
+        var total = NoticeOutbox.Run()
+        do {
+            while !stopping.load(ordering: .relaxed) {
+                let run = try outbox.dispatchDue()
+                total.sent += run.sent
+                total.failed += run.failed
+                // a batch that sent nothing (none due, or the gateway failing): wait for the next tick
+                if run.sent == 0 { break }
+            }
+        } catch {
+            logger.error("notice dispatch failed", ["error": String(describing: error)])
+        }
+        if total.sent + total.failed > 0 { onRun?(total) }
+    }
+}
