@@ -70,6 +70,8 @@ public struct Config: Sendable {
         public var maxDaysAhead = 30
         /// Days the shop does not deliver on (holidays), `YYYY-MM-DD` in `app.timezone`.
         public var closedDates: [CalendarDay] = []
+        /// How long after delivery (or shipping, when never marked delivered) a buyer may ask for after-sale.
+        public var afterSaleHours = 48
     }
 
     /// Refused coupon codes allowed per buyer and per client address in the window, before

@@ -35,6 +35,7 @@ extension Config {
         .timeOfDay("orders.same_day_cutoff", \.orders.sameDayCutoff),
         .int("orders.max_days_ahead", \.orders.maxDaysAhead, 0...365),
         .days("orders.closed_dates", \.orders.closedDates),
+        .int("orders.after_sale_hours", \.orders.afterSaleHours, 1...8_760),
         .int("coupons.max_failures_per_buyer", \.coupons.maxFailuresPerBuyer, 1...10_000),
         .int("coupons.max_failures_per_ip", \.coupons.maxFailuresPerIP, 1...1_000_000),
         .int("coupons.failure_window_seconds", \.coupons.failureWindowSeconds, 1...86_400),
