@@ -71,6 +71,7 @@ public struct ShopAPI: Sendable {
         AddressController(addresses: shop.addresses).register(signedIn)
         OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics,
                         refunds: offloadTargets[.payments]?.bulkhead).register(signedIn)
+        AfterSaleController(afterSales: shop.afterSales).register(signedIn)
         DeliveryController(orders: shop.orders).register(api)
         PaymentController(payments: shop.payments, metrics: shopMetrics).register(public: api, signedIn: signedIn)
         SocialController(social: shop.social, articles: shop.articles).register(public: personalised, signedIn: signedIn)
@@ -87,6 +88,8 @@ public struct ShopAPI: Sendable {
         AdminCouponController(coupons: shop.coupons, clock: shop.clock).register(admin)
         AdminOrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger,
                              refunds: offloadTargets[.payments]?.bulkhead).register(admin)
+        AdminAfterSaleController(afterSales: shop.afterSales, payments: shop.payments, logger: shop.logger,
+                                 refunds: offloadTargets[.payments]?.bulkhead).register(admin)
         // Development-only routes: absent in production, and in development only for requests
         // straight from this machine (not through a proxy, which makes everyone local).
         var developmentOnly: [any Middleware] = []

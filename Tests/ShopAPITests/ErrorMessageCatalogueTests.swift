@@ -74,6 +74,9 @@ struct ErrorMessageCatalogueTests {
         #expect(APIMessage.malformedNotification.code == "invalid_request")
         #expect(HTTPMessage.controlCharacterInPath.code == "invalid_request")
         #expect(HTTPMessage.internalError.code == "internal" && HTTPMessage.internalError.status == .internalServerError)
+        #expect(APIMessage.afterSaleOpen.code == "after_sale_open" && APIMessage.afterSaleOpen.status == .conflict)
+        #expect(APIMessage.afterSaleClosed.code == "after_sale_closed" && APIMessage.afterSaleClosed.status == .unprocessableEntity)
+        #expect(APIMessage.afterSaleDecided.code == "after_sale_decided" && APIMessage.afterSaleDecided.status == .conflict)
     }
 
     @Test func everyErrorCodeTheOpenAPIDocumentNamesHasMessages() throws {

@@ -41,6 +41,12 @@ struct OrderResponse: Codable {
     @ExplicitNull var deliverySlot: DeliverySlot?
     @ExplicitNull var cardMessage: String?
     @ExplicitNull var cardSignature: String?
+    /// What the providers confirmed going back to the buyer, in all.
+    let refundedCents: Int64
+    /// The latest after-sale request about the order.
+    @ExplicitNull var afterSale: AfterSaleResponse?
+    /// The order this one redelivers (an approved after-sale request), at 0 cents.
+    @ExplicitNull var redeliveryOf: OrderLinkBody?
 
     struct RefundBody: Codable {
         let status: RefundStatus
@@ -75,5 +81,8 @@ struct OrderResponse: Codable {
         deliverySlot = o.delivery.slot
         cardMessage = o.delivery.cardMessage
         cardSignature = o.delivery.cardSignature
+        refundedCents = o.refundedCents
+        afterSale = o.afterSale.map(AfterSaleResponse.init)
+        redeliveryOf = o.redeliveryOf.map(OrderLinkBody.init)
     }
 }
