@@ -10,6 +10,10 @@ day's task:
   place (the storefront's API shows the new price at once) and finds that edit in the audit log;
 - the florist sees only their entries (no staff, coupons or buyers), finds the buyer's paid order
   by number and ships it with a carrier and tracking number (the timeline says shipped);
+- customer service opens the after-sale queue, where the buyer's refund request about that shipped
+  order waits with its photo as a thumbnail (the buyer asked through the API: a photo uploaded
+  with POST /media, then POST /orders/{id}/after-sales), approves it for a smaller amount, and the
+  buyer's order shows the request approved with its refund opened;
 - customer service finds the buyer by phone and bans them with a reason, after which the buyer's
   own token is refused (401);
 - at phone size the side menu folds behind ☰ and opens on a tap.
@@ -37,7 +41,7 @@ def configure(*, step_failure, shop, phone, desktop, product_title):
     StepFailure, SHOP, PHONE, DESKTOP, PRODUCT_TITLE = step_failure, shop, phone, desktop, product_title
 
 ENABLED = os.environ.get("ADMIN_BROWSER_TEST", "1") != "0"
-EXTRA_SECONDS = 150          # added to the run's time limit when these steps are on
+EXTRA_SECONDS = 180          # added to the run's time limit when these steps are on
 
 # username → (role, password); passwords are 10+ characters as `shop staff` requires.
 STAFF = {
@@ -49,6 +53,8 @@ NEW_PRICE = "288.00"
 NEW_PRICE_CENTS = 28800
 CARRIER, TRACKING = "顺丰速运", "SF1234567890"
 BAN_REASON = "发布广告，多次提醒无效"
+AFTER_SALE_REASON = "花瓣边缘发黑，有两枝已经蔫了"
+AFTER_SALE_ASKED, AFTER_SALE_APPROVED = 3000, 2000   # cents: what the buyer asks, what the desk gives back
 
 
 def create_staff(server):
@@ -145,6 +151,69 @@ class AdminDesk:
                   "the shipment in the timeline")
         self.find("#order-deliver")
 
+    def buyer_api(self, method, path, token, body=None, raw=None, content_type="application/json"):
+        """One call of the storefront's API as the buyer (the JSON answer)."""
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(f"{self.server.base}/api/v1{path}", data=data, method=method,
+                                         headers={"Authorization": f"Bearer {token}", "Content-Type": content_type})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return json.loads(answer.read().decode())
+        except urllib.error.HTTPError as answer:
+            raise StepFailure(f"{method} {path} answered {answer.code}: {answer.read().decode(errors='replace')}") from None
+
+    def desk_service_approves_a_refund(self):
+        """Customer service: the buyer's refund request (with a photo) approved from the queue for less than asked."""
+        buyer_token = self.d.execute_script("return localStorage.getItem('floral.token')")
+        if not buyer_token:
+            raise StepFailure("the buyer's token is not in the storefront's storage")
+        orders = self.buyer_api("GET", "/orders?per_page=100", buyer_token)["items"]
+        order = next((o for o in orders if o["number"] == self.order_number), None)
+        if not order or order["status"] != "shipped":
+            raise StepFailure(f"the shipped order {self.order_number} is not in the buyer's list: {orders}")
+        from photos import photo
+        path = self.server.workdir / "after-sale.jpg"
+        photo(str(path), 800, 600, seed=31)
+        uploaded = self.buyer_api("POST", "/media", buyer_token, raw=path.read_bytes(), content_type="image/jpeg")
+        asked = self.buyer_api("POST", f"/orders/{order['id']}/after-sales", buyer_token,
+                               {"kind": "refund", "reason": AFTER_SALE_REASON, "photo_urls": [uploaded["url"]],
+                                "amount_cents": AFTER_SALE_ASKED})
+        if asked["status"] != "requested":
+            raise StepFailure(f"the after-sale request is {asked['status']}, not requested")
+
+        self.desk_sign_in("desk-service")
+        self.click("#nav-after-sales")
+        row = self.wait(lambda: next((r for r in self.all("#after-sale-list tr") if self.order_number in r.text), None),
+                        f"the request about {self.order_number} in the queue")
+        if AFTER_SALE_REASON not in row.text or "¥30.00" not in row.text:
+            raise StepFailure(f"the queue row does not show the reason and ¥30.00: {row.text!r}")
+        thumbs = row.find_elements("css selector", "img.thumb")
+        if not thumbs or not thumbs[0].get_attribute("src").endswith(uploaded["thumbnail_url"]):
+            raise StepFailure(f"the photo is not shown as its thumbnail {uploaded['thumbnail_url']}")
+        self.wait(lambda: self.d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", thumbs[0]),
+                  "the thumbnail to load")
+        self.save("desk-service-after-sales")
+        self.click(f"#after-sale-approve-{asked['id']}")
+        amount = self.find("#decision-amount")
+        if amount.get_attribute("value") != "30.00":
+            raise StepFailure(f"the amount field does not start at what the buyer asked: {amount.get_attribute('value')!r}")
+        amount.send_keys(Keys.CONTROL, "a")
+        amount.send_keys(Keys.DELETE)
+        amount.send_keys("20")
+        self.type("#decision-note", "部分花材完好，退 20 元")
+        self.click("#dialog-ok")
+        self.wait(lambda: "已同意" in self.find("#toast.show").text, "the 已同意 toast")
+        self.wait(lambda: not any(self.order_number in r.text for r in self.all("#after-sale-list tr")),
+                  "the request to leave the waiting queue")
+        mine = self.buyer_api("GET", f"/orders/{order['id']}", buyer_token)["after_sale"]
+        if not mine or mine["status"] != "approved" or mine["amount_cents"] != AFTER_SALE_APPROVED:
+            raise StepFailure(f"the buyer's order does not show the approved refund of ¥20.00: {mine}")
+        self.d.execute_script("const s = document.getElementById('after-sale-status');"
+                              "s.value = 'approved'; s.dispatchEvent(new Event('change'));")
+        self.wait(lambda: any(self.order_number in r.text and "退款单" in r.text for r in self.all("#after-sale-list tr")),
+                  "the approved request with its refund number")
+        self.save("desk-service-after-sale-approved")
+
     def desk_service_bans(self):
         """Customer service: the buyer found by phone and banned with a reason; their token dies."""
         buyer_token = self.d.execute_script("return localStorage.getItem('floral.token')")
@@ -190,6 +259,7 @@ class AdminDesk:
 STEPS = [
     ("the desk: the owner edits a price (and sees it audited)", "desk_owner_edits_a_price"),
     ("the desk: the florist ships the buyer's order", "desk_florist_ships"),
+    ("the desk: customer service approves the buyer's refund request", "desk_service_approves_a_refund"),
     ("the desk: customer service bans the buyer", "desk_service_bans"),
     ("the desk on a phone: the folding menu", "desk_on_a_phone"),
 ]

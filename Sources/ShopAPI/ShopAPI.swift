@@ -73,6 +73,7 @@ public struct ShopAPI: Sendable {
         RegionController(regions: shop.regions).register(api)
         OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics,
                         refunds: offloadTargets[.payments]?.bulkhead, origin: origin).register(signedIn)
+        AfterSaleController(afterSales: shop.afterSales).register(signedIn)
         DeliveryController(orders: shop.orders).register(api)
         ShopInfoController(app: shop.config.app).register(api)
         PaymentController(payments: shop.payments, metrics: shopMetrics, origin: origin,
@@ -91,6 +92,8 @@ public struct ShopAPI: Sendable {
         AdminCouponController(coupons: shop.coupons, clock: shop.clock).register(admin)
         AdminOrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger,
                              refunds: offloadTargets[.payments]?.bulkhead, origin: origin).register(admin)
+        AdminAfterSaleController(afterSales: shop.afterSales, payments: shop.payments, logger: shop.logger,
+                                 refunds: offloadTargets[.payments]?.bulkhead).register(admin)
         // Development-only routes: absent in production, and in development only for requests
         // straight from this machine (not through a proxy, which makes everyone local).
         var developmentOnly: [any Middleware] = []

@@ -78,6 +78,9 @@ struct ErrorMessageCatalogueTests {
         #expect(APIMessage.channelNotOffered.code == "validation_failed" && APIMessage.channelNotOffered.status == .badRequest)
         #expect(HTTPMessage.controlCharacterInPath.code == "invalid_request")
         #expect(HTTPMessage.internalError.code == "internal" && HTTPMessage.internalError.status == .internalServerError)
+        #expect(APIMessage.afterSaleOpen.code == "after_sale_open" && APIMessage.afterSaleOpen.status == .conflict)
+        #expect(APIMessage.afterSaleClosed.code == "after_sale_closed" && APIMessage.afterSaleClosed.status == .unprocessableEntity)
+        #expect(APIMessage.afterSaleDecided.code == "after_sale_decided" && APIMessage.afterSaleDecided.status == .conflict)
     }
 
     @Test func everyErrorCodeTheOpenAPIDocumentNamesHasMessages() throws {

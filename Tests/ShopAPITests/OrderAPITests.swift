@@ -393,7 +393,8 @@ struct OrderAPITests {
                                     "pay_deadline", "paid_at", "shipped_at", "delivered_at", "delivery_photo_url", "completed_at",
                                     "cancelled_at", "shipment", "refund", "discount_cents", "coupon",
                                     "delivery_date", "delivery_slot", "card_message", "card_signature",
-                                    "tracking_url", "anonymous_sender", "notify_recipient"])
+                                    "tracking_url", "anonymous_sender", "notify_recipient",
+                                    "refunded_cents", "after_sale", "redelivery_of"])
         // Decoding needs every `ExplicitNull` key present, so with the key set above the nils below are explicit nulls.
         let order = try shown.decode(OrderResponse.self)
         #expect(order.items.count == 2)

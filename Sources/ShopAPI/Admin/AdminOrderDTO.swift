@@ -9,6 +9,8 @@ struct AdminOrderDetailResponse: Codable {
         let payments: [PaymentBody]
         let refunds: [AdminRefundResponse]
         let notes: [AdminOrderNoteResponse]
+        /// Every after-sale request about the order, newest first.
+        let afterSales: [AdminAfterSaleResponse]
     }
 
     struct PaymentBody: Codable {
@@ -26,7 +28,8 @@ struct AdminOrderDetailResponse: Codable {
             buyerPhone: detail.buyerPhone,
             payments: detail.payments.map { PaymentBody(id: $0.id, provider: $0.provider, amountCents: $0.amountCents, status: $0.status,
                                                         createdAt: $0.createdAt) },
-            refunds: detail.refunds.map(AdminRefundResponse.init), notes: detail.notes.map(AdminOrderNoteResponse.init)))
+            refunds: detail.refunds.map(AdminRefundResponse.init), notes: detail.notes.map(AdminOrderNoteResponse.init),
+            afterSales: detail.afterSales.map(AdminAfterSaleResponse.init)))
     }
 
     func encode(to encoder: any Encoder) throws { try body.encode(to: encoder) }

@@ -54,6 +54,9 @@ enum AdminPermissions {
         "GET /admin/reports/deliveries": .reportsDeliveries,
 
         // MARK: after-sale, delivery and search (issues 31, 32, 34)
+        "GET /admin/after-sales": .afterSale,
+        "POST /admin/after-sales/:id/approve": .afterSale,
+        "POST /admin/after-sales/:id/reject": .afterSale,
     ]
 
     /// The permission `method pattern` needs: `.some(nil)` for any signed-in staff member, nil when

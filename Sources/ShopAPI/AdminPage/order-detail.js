@@ -36,8 +36,13 @@ export function timeline(order) {
   }
   const afterSales = order.after_sales || (order.after_sale ? [order.after_sale] : []);
   for (const a of list(afterSales)) {
-    add(a.created_at, 'after_sale', t('ev_after_sale', { kind: label('as_kind', a.kind) }), a.reason);
-    add(a.decided_at, 'after_sale', t('ev_after_sale_decided', { status: label('as_status', a.status) }), a.decision_note);
+    const photos = list(a.photo_urls).map((u) => thumb(String(u).replace(/-1280\.jpg$/, '-480.jpg'), t('after_sale_photo')));
+    add(a.created_at, 'after_sale', t('ev_after_sale', { kind: label('as_kind', a.kind) }),
+      h('span', null, a.amount_cents ? `${money(a.amount_cents)} · ` : '', a.reason || '', photos.length ? h('span', { class: 'pictures' }, photos) : null));
+    const made = a.redelivery_order ? h('a', { href: `#/orders/${encodeURIComponent(a.redelivery_order.number)}` },
+      t('redelivery_order', { n: a.redelivery_order.number })) : a.refund_number ? t('refund_no', { n: a.refund_number }) : '';
+    add(a.decided_at, 'after_sale', t('ev_after_sale_decided', { status: label('as_status', a.status) }),
+      h('span', null, [a.decision_note, a.decided_by].filter(Boolean).join(' · '), made ? ' ' : '', made));
   }
   for (const n of list(order.notes)) add(n.created_at || n.at, 'note', t('ev_note', { who: who(n) || '—' }), n.text);
   return events.sort((a, b) => toDate(a.at) - toDate(b.at));
@@ -135,6 +140,7 @@ function facts(order) {
     [t('buyer_note'), order.note],
     [t('total'), money(order.total_cents)],
     [t('refunded'), order.refunded_cents ? money(order.refunded_cents) : ''],
+    [t('redelivery_of'), order.redelivery_of ? h('a', { href: `#/orders/${encodeURIComponent(order.redelivery_of.number)}` }, order.redelivery_of.number) : ''],
   ].filter(([, value]) => value !== undefined && value !== null && value !== '');
   return h('dl', { class: 'facts' }, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
 }

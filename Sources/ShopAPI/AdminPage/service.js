@@ -6,6 +6,24 @@ import { t, label, money, dateTime, yuanToCents, yuan } from './i18n.js';
 
 const AFTER_SALE_STATUSES = ['requested', 'approved', 'rejected', 'refunded', 'redelivered'];
 
+/** A buyer's photo as a thumbnail (the shop keeps a 480 px one beside each upload) that opens the picture. */
+function photo(url) {
+  const small = typeof url === 'string' ? url.replace(/-1280\.jpg$/, '-480.jpg') : url;
+  return h('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'photo-link' }, thumb(small, t('after_sale_photo')));
+}
+
+/** What a decided request led to: the refund's number, the redelivery order, who decided, the note. */
+function outcome(a) {
+  const made = [];
+  if (a.refund_number) made.push(h('span', { class: 'muted small' }, t('refund_no', { n: a.refund_number })));
+  if (a.redelivery_order) {
+    made.push(h('a', { href: `#/orders/${encodeURIComponent(a.redelivery_order.number)}` }, t('redelivery_order', { n: a.redelivery_order.number })));
+  }
+  const note = [a.decision_note, a.decided_by].filter(Boolean).join(' · ');
+  if (note) made.push(h('span', { class: 'muted small' }, note));
+  return h('span', { class: 'decision' }, made);
+}
+
 function decide(item, ctx, approve) {
   const note = h('textarea', { id: 'decision-note', maxlength: '200', rows: '2' });
   const amount = h('input', { id: 'decision-amount', inputmode: 'decimal', value: item.amount_cents ? yuan(item.amount_cents) : '' });
@@ -44,12 +62,12 @@ export async function afterSales(ctx) {
         { title: t('requested_at'), cell: (a) => dateTime(a.created_at) },
         { title: t('order_number'), cell: (a) => (a.order_number ? h('a', { href: `#/orders/${encodeURIComponent(a.order_number)}` }, a.order_number) : `#${a.order_id}`) },
         { title: t('kind'), cell: (a) => label('as_kind', a.kind) },
-        { title: t('reason'), cell: (a) => h('span', null, a.reason || '', h('span', { class: 'pictures inline' }, (a.photo_urls || []).map((u) => thumb(u)))) },
+        { title: t('reason'), cell: (a) => h('span', null, a.reason || '', h('span', { class: 'pictures inline' }, (a.photo_urls || []).map(photo))) },
         { title: t('amount'), cell: (a) => money(a.amount_cents), cls: 'num' },
         { title: t('status'), cell: (a) => badge(label('as_status', a.status), a.status === 'requested' ? 'warn' : '') },
-        { title: '', cell: (a) => (a.status === 'requested' ? h('span', { class: 'row-actions' },
-          h('button', { class: 'btn small primary', type: 'button', onClick: () => decide(a, ctx, true) }, t('approve')),
-          h('button', { class: 'btn small danger-ghost', type: 'button', onClick: () => decide(a, ctx, false) }, t('reject'))) : a.decision_note || '') },
+        { title: '', cell: (a) => (a.status === 'requested' ? h('span', { class: 'row-actions', dataset: { afterSale: String(a.id) } },
+          h('button', { class: 'btn small primary', type: 'button', id: `after-sale-approve-${a.id}`, onClick: () => decide(a, ctx, true) }, t('approve')),
+          h('button', { class: 'btn small danger-ghost', type: 'button', id: `after-sale-reject-${a.id}`, onClick: () => decide(a, ctx, false) }, t('reject'))) : outcome(a)) },
       ], page.items, { empty: t('no_after_sales') }), pager(page, (n) => { state.page = n; load(); }));
     } catch (error) {
       replace(list, errorBlock(error, load));

@@ -53,6 +53,7 @@ export const zh = {
   approved_done: '已同意', rejected_done: '已拒绝', no_after_sales: '没有售后申请',
   as_kind_refund: '退款', as_kind_redeliver: '补送', as_status_requested: '待处理', as_status_approved: '已同意',
   as_status_rejected: '已拒绝', as_status_refunded: '已退款', as_status_redelivered: '已补送',
+  after_sale_photo: '买家照片', refund_no: '退款单 {n}', redelivery_order: '补送订单 {n}', redelivery_of: '补送自',
   // coupons
   new_coupon: '新建优惠券', coupon_code: '券码', coupon_code_hint: '3–32 位字母、数字、- 或 _', kind_amount: '减金额',
   kind_percent: '打折（减百分比）', coupon_value: '优惠', coupon_value_hint: '减金额填元（如 20），打折填 1–99 的百分比',
@@ -129,6 +130,7 @@ export const en = {
   approved_done: 'Approved', rejected_done: 'Rejected', no_after_sales: 'No after-sale requests',
   as_kind_refund: 'Refund', as_kind_redeliver: 'Redeliver', as_status_requested: 'Waiting', as_status_approved: 'Approved',
   as_status_rejected: 'Rejected', as_status_refunded: 'Refunded', as_status_redelivered: 'Redelivered',
+  after_sale_photo: 'Photo from the buyer', refund_no: 'Refund {n}', redelivery_order: 'Redelivery {n}', redelivery_of: 'Redelivers',
   new_coupon: 'New coupon', coupon_code: 'Code', coupon_code_hint: '3–32 letters, digits, - or _', kind_amount: 'Amount off',
   kind_percent: 'Percent off', coupon_value: 'Discount', coupon_value_hint: 'Yuan for an amount (e.g. 20), 1–99 for a percentage',
   min_spend_label: 'Minimum spend in yuan (optional)', starts: 'Starts', ends: 'Ends', max_uses: 'Uses in all', per_user: 'Uses per buyer',

@@ -47,6 +47,12 @@ struct OrderResponse: Codable {
     @ExplicitNull var trackingURL: String?
     let anonymousSender: Bool
     let notifyRecipient: Bool
+    /// What the providers confirmed going back to the buyer, in all.
+    let refundedCents: Int64
+    /// The latest after-sale request about the order.
+    @ExplicitNull var afterSale: AfterSaleResponse?
+    /// The order this one redelivers (an approved after-sale request), at 0 cents.
+    @ExplicitNull var redeliveryOf: OrderLinkBody?
 
     struct RefundBody: Codable {
         let status: RefundStatus
@@ -86,5 +92,8 @@ struct OrderResponse: Codable {
         trackingURL = o.trackingToken.map { (origin ?? "") + TrackingToken.path($0) }
         anonymousSender = o.anonymousSender
         notifyRecipient = o.notifyRecipient
+        refundedCents = o.refundedCents
+        afterSale = o.afterSale.map(AfterSaleResponse.init)
+        redeliveryOf = o.redeliveryOf.map(OrderLinkBody.init)
     }
 }

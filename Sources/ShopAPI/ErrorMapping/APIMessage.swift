@@ -21,6 +21,8 @@ enum APIMessage: String, ErrorMessage {
     // Orders
     case idempotencyKeyRequired, idempotencyKeyReused, orderNotFound, cartEmpty, tooManyUnpaidOrders, orderStateConflict
     case refundExceedsPaid
+    // After-sale
+    case afterSaleNotFound, afterSaleOpen, afterSaleClosed, afterSaleDecided
     // Delivery
     case deliveryDateUnavailable, deliverySlotUnavailable, noDeliveryDay
     // Payments
@@ -122,6 +124,17 @@ enum APIMessage: String, ErrorMessage {
         case .refundExceedsPaid:
             (.unprocessableEntity, "refund_exceeds_paid", "退款总额不能超过实付金额，最多还能退 {available} 元。",
              "Refunds cannot add up to more than was paid: at most {available} yuan is left to refund.")
+
+        case .afterSaleNotFound:
+            (.notFound, "not_found", "没有这个售后申请。", "No such after-sale request.")
+        case .afterSaleOpen:
+            (.conflict, "after_sale_open", "这个订单已有一个处理中的售后申请，请等它处理完。",
+             "This order already has an after-sale request in progress; wait until it is settled.")
+        case .afterSaleClosed:
+            (.unprocessableEntity, "after_sale_closed", "只能在送达（或发货）后 {hours} 小时内申请售后，这个订单已不能申请。",
+             "After-sale can be asked for only within {hours} hours of delivery (or shipping); this order is past that or never shipped.")
+        case .afterSaleDecided:
+            (.conflict, "after_sale_decided", "这个售后申请{status}，不能再处理。", "This after-sale request is already {status}.")
 
         case .deliveryDateUnavailable:
             (.unprocessableEntity, "delivery_unavailable", "这一天无法配送，最早可以在 {earliest} 送达。",

@@ -152,7 +152,8 @@ extension OrderService {
         guard let order = try orders.find(number: number, db) else { throw OrderError.notFound }
         let desk = OrderDeskStore()
         return OrderDetail(order: order, buyerPhone: try desk.buyerPhone(of: order.userID, db), payments: try desk.payments(of: order.id, db),
-                           refunds: try refunds.all(of: order.id, db), notes: try desk.notes(of: order.id, db))
+                           refunds: try refunds.all(of: order.id, db), notes: try desk.notes(of: order.id, db),
+                           afterSales: try AfterSaleStore().all(of: order.id, db))
     }
 
     /// A cancel's or a refund's reason: 1 to 200 characters on one line.

@@ -47,6 +47,8 @@ public struct OrderDetail: Sendable, Equatable {
     public let payments: [OrderPayment]
     public let refunds: [Refund]
     public let notes: [OrderNote]
+    /// Every after-sale request about the order, newest first.
+    public let afterSales: [AfterSale]
 }
 
 /// What a desk write changed, as the audit log keeps it before and after: the status and the

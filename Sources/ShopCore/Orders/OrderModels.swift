@@ -96,6 +96,12 @@ public struct Order: Sendable, Equatable {
     public var anonymousSender = false
     /// Whether the recipient is told when the flowers are on their way and delivered.
     public var notifyRecipient = true
+    /// What the providers confirmed going back to the buyer, in all (a cancel's, the desk's, after-sale's).
+    public internal(set) var refundedCents: Int64 = 0
+    /// The latest after-sale request about this order.
+    public internal(set) var afterSale: AfterSale? = nil
+    /// The order this one redelivers (an approved after-sale request), at 0 cents.
+    public internal(set) var redeliveryOf: OrderLink? = nil
 }
 
 /// A coupon as an order keeps it.

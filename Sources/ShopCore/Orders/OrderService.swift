@@ -296,7 +296,7 @@ public struct OrderService: Sendable {
     }
 
     /// `yyyyMMdd` (China time) and 10 random digits: unique, and too sparse to enumerate.
-    private func uniqueNumber(at now: Int64, _ db: any SQLConnection) throws -> String {
+    func uniqueNumber(at now: Int64, _ db: any SQLConnection) throws -> String {
         let prefix = ShopTime.day(Date(timeIntervalSince1970: TimeInterval(now)))
         while true {
             let number = prefix + random.digits(10)

@@ -214,14 +214,23 @@ struct OrderStore {
             """)
     }
 
-    /// The orders of `rows` (rows of `columns`), their lines and refunds read with one query each
-    /// for all of them, so a page of orders costs the same few statements whatever its length.
+    /// The orders of `rows` (rows of `columns`), their lines, refunds and after-sale links read with
+    /// one query each for all of them, so a page of orders costs the same few statements whatever its length.
     func orders(_ rows: [Row], _ db: any SQLConnection) throws -> [Order] {
         guard !rows.isEmpty else { return [] }
         let heads = try rows.map { (id: try $0.decode("id", as: OrderID.self), status: try $0.decode("status", as: OrderStatus.self)) }
-        let items = try items(of: heads.map(\.id), db)
-        let refunds = try refunds(of: heads.filter { $0.status == .refunding || $0.status == .refunded }.map(\.id), db)
-        return try zip(rows, heads).map { row, head in try Order(row: row, items: items[head.id] ?? [], refund: refunds[head.id]) }
+        let ids = heads.map(\.id)
+        let items = try items(of: ids, db)
+        let refunds = try refunds(of: ids, db)
+        let afterSales = try AfterSaleStore().links(of: ids, db)
+        return try zip(rows, heads).map { row, head in
+            let cancelled = head.status == .refunding || head.status == .refunded
+            var order = try Order(row: row, items: items[head.id] ?? [], refund: cancelled ? refunds.last[head.id] : nil)
+            order.refundedCents = refunds.confirmedCents[head.id] ?? 0
+            order.afterSale = afterSales.latest[head.id]
+            order.redeliveryOf = afterSales.redelivers[head.id]
+            return order
+        }
     }
 
     /// The lines of each of `orders`, in the order they were written.
@@ -235,19 +244,25 @@ struct OrderStore {
         return items
     }
 
-    /// The refund of the payment that paid each of `orders` (refunding or refunded ones): its last.
-    private func refunds(of orders: [OrderID], _ db: any SQLConnection) throws -> [OrderID: OrderRefund] {
-        var refunds: [OrderID: OrderRefund] = [:]
+    /// For each of `orders`: the last refund of the payment that paid it (a cancelled paid order's
+    /// `refund`), and the sum of its refunds the providers confirmed (`refundedCents`).
+    private func refunds(of orders: [OrderID], _ db: any SQLConnection) throws
+        -> (last: [OrderID: OrderRefund], confirmedCents: [OrderID: Int64]) {
+        var last: [OrderID: OrderRefund] = [:]
+        var confirmed: [OrderID: Int64] = [:]
         for row in try db.query(chunking: orders, { list in
             """
-            SELECT r.order_id, \(Self.refundColumns) FROM refunds r JOIN payments p ON p.id = r.payment_id
-            WHERE r.order_id IN (\(list)) AND p.status = \(PaymentStatus.succeeded) ORDER BY r.id
+            SELECT r.order_id, \(Self.refundColumns), p.status AS payment_status FROM refunds r JOIN payments p ON p.id = r.payment_id
+            WHERE r.order_id IN (\(list)) ORDER BY r.id
             """
         }) {
+            let order: OrderID = try row.decode("order_id")
+            let refund = try OrderRefund(row: row)
             // the last: the cancel's, opened after any part an operator refunded before
-            refunds[try row.decode("order_id")] = try OrderRefund(row: row)
+            if try row.decode("payment_status", as: PaymentStatus.self) == .succeeded { last[order] = refund }
+            if refund.status == .refunded { confirmed[order, default: 0] += refund.amountCents }
         }
-        return refunds
+        return (last, confirmed)
     }
 }
 

@@ -102,6 +102,8 @@ extension PaymentService {
         if try refundStore.orderRefundConfirmed(refund.orderID, db) {
             _ = try lifecycle.finishRefund(refund.orderID, at: now, db)
         }
+        // an approved after-sale request whose refund this is: refunded now
+        try AfterSaleStore().markRefunded(refundNumber: number, db)
         logger.info("refund confirmed", ["refund": number, "order": refund.orderNumber])
         return true
     }

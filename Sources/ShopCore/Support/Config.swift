@@ -77,6 +77,8 @@ public struct Config: Sendable {
         /// takes no same-day orders and adds `peakFeeCents` to the delivery fee.
         public var peakDates: [MonthDay] = ["02-14", "05-20"].compactMap(MonthDay.init)
         public var peakFeeCents = 0
+        /// How long after delivery (or shipping, when never marked delivered) a buyer may ask for after-sale.
+        public var afterSaleHours = 48
     }
 
     /// Refused coupon codes allowed per buyer and per client address in the window, before

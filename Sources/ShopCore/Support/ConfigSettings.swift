@@ -38,6 +38,7 @@ extension Config {
         .int("orders.slot_capacity", \.orders.slotCapacity, 0...100_000),
         .monthDays("orders.peak_dates", \.orders.peakDates),
         .int("orders.peak_fee_cents", \.orders.peakFeeCents, 0...1_000_000),
+        .int("orders.after_sale_hours", \.orders.afterSaleHours, 1...8_760),
         .int("coupons.max_failures_per_buyer", \.coupons.maxFailuresPerBuyer, 1...10_000),
         .int("coupons.max_failures_per_ip", \.coupons.maxFailuresPerIP, 1...1_000_000),
         .int("coupons.failure_window_seconds", \.coupons.failureWindowSeconds, 1...86_400),

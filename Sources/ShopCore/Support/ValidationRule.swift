@@ -9,6 +9,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
     case couponCode, username
     case catalogCode, categoryName
     case regionCode
+    case tooMany, uploadedPicture, refundOnly
 
     public var template: LocalizedText {
         switch self {
@@ -50,6 +51,11 @@ public enum ValidationRule: String, CaseIterable, Sendable {
             LocalizedText(zh: "{field}应为 1 到 {max} 个字，且不含 /。", en: "{field} must be 1 to {max} characters without a /.")
         case .regionCode:
             LocalizedText(zh: "{field}应为 6 位数字的行政区划代码，如 110105。", en: "{field} must be a six-digit region code, such as 110105.")
+        case .tooMany: LocalizedText(zh: "{field}最多 {max} 个。", en: "{field} holds at most {max} entries.")
+        case .uploadedPicture:
+            LocalizedText(zh: "{field}只能是在本店上传的图片（POST /media 返回的地址）。",
+                          en: "{field} must be pictures uploaded to this shop (the URLs POST /media answers).")
+        case .refundOnly: LocalizedText(zh: "{field}只适用于退款申请。", en: "{field} applies to refund requests only.")
         case .date: LocalizedText(zh: "{field}应为 YYYY-MM-DD 格式的日期，如 2026-12-01。", en: "{field} must be a day written YYYY-MM-DD, such as 2026-12-01.")
         }
     }
@@ -75,6 +81,7 @@ public enum ValidationRule: String, CaseIterable, Sendable {
         "sku_ids": "商品规格",
         "tracking_number": "快递单号", "photo_url": "送达照片", "reason": "原因", "text": "备注内容", "amount_cents": "退款金额",
         "from": "开始日期", "to": "结束日期",
+        "kind": "售后类型", "photo_urls": "售后照片",
     ]
 }
 

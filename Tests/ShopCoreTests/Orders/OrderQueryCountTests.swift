@@ -39,7 +39,7 @@ struct OrderQueryCountTests {
         let orders = try counted.orders.orders(for: buyer.user, status: nil, page: page).items
         #expect(orders.count == 13)
         #expect(database.statements == onePage)
-        #expect(onePage == 4) // count, page, lines, refunds
+        #expect(onePage == 5) // count, page, lines, refunds, after-sale links
         database.reset()
         #expect(try counted.orders.toDeliver(on: day, statuses: [.paid, .refunded]).count == 13)
         #expect(database.statements == oneDay)

@@ -29,6 +29,7 @@ struct ConfigTests {
         "orders.payment_timeout_minutes": "15", "orders.auto_complete_days": "10", "orders.max_unpaid_per_user": "8",
         "orders.same_day_cutoff": "11:30", "orders.max_days_ahead": "14", "orders.closed_dates": "2026-12-25,2027-01-01",
         "orders.slot_capacity": "12", "orders.peak_dates": "08-22", "orders.peak_fee_cents": "3000",
+        "orders.after_sale_hours": "72",
         "coupons.max_failures_per_buyer": "4", "coupons.max_failures_per_ip": "12", "coupons.failure_window_seconds": "300",
         "payments.mockpay_enabled": "false", "payments.mockpay_secret": "prod-mockpay", "payments.wechatpay_api_key": "wk", "payments.wechatpay_mch_id": "mch",
         "payments.wechatpay_app_id": "wxapp", "payments.alipay_public_key_pem": "-----BEGIN PUBLIC KEY-----",
