@@ -157,6 +157,8 @@ public struct AfterSaleService: Sendable {
         let action = status == .rejected ? "after_sale.reject" : "after_sale.approve"
         try AuditTrail().record(actor, action, target: "after_sale:\(before.id)", before: AfterSaleAuditState(before),
                                 after: AfterSaleAuditState(after), at: now, db)
+        // the buyer hears of the decision once (an approved refund's money back is its own notice, `refunded`)
+        try orderService.notices?.enqueue(event: .afterSaleDecided, order: before.orderID, subject: String(before.id.rawValue), in: db)
         return after
     }
 
@@ -205,7 +207,9 @@ public struct AfterSaleService: Sendable {
         let id = try orders.insert(.init(number: try orderService.uniqueNumber(at: now, db), user: original.userID, totalCents: 0,
                                          note: "", address: original.address, createdAt: now, payDeadline: now,
                                          delivery: OrderDelivery(date: day, slot: nil, cardMessage: original.delivery.cardMessage,
-                                                                 cardSignature: original.delivery.cardSignature)),
+                                                                 cardSignature: original.delivery.cardSignature),
+                                         trackingToken: TrackingToken.make(orderService.random),
+                                         anonymousSender: original.anonymousSender, notifyRecipient: original.notifyRecipient),
                                    items: free, db)
         // nothing to pay: paid at once, without counting the units sold a second time
         guard try orders.transition(id, from: [.pendingPayment], to: .paid, stamp: .paidAt, at: now, db) else {

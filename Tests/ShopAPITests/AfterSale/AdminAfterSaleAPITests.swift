@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import SQL
 @testable import ShopAPI
 import ShopTestSupport
 import Testing
@@ -29,6 +30,8 @@ struct AdminAfterSaleAPITests {
         #expect(redelivery.totalCents == 0 && redelivery.items.map(\.priceCents) == [0])
         #expect(redelivery.items.map(\.skuID) == [a.s.sku] && redelivery.items.map(\.quantity) == [3])
         #expect(redelivery.redeliveryOf?.number == order.number && redelivery.redeliveryOf?.id == order.id)
+        #expect(redelivery.trackingURL != nil && redelivery.trackingURL?.hasSuffix(order.trackingToken ?? "none") == false,
+                "the recipient can follow the redelivery on a page of its own")
         #expect(redelivery.address.recipient == order.address.recipient && redelivery.deliveryDate != nil)
         #expect(try a.stock() == stock - 3, "the flowers sent again come out of stock")
         #expect(try a.app.testShop.orderSales(of: a.s.sku) == 3, "a redelivery is not a second sale")
@@ -67,6 +70,12 @@ struct AdminAfterSaleAPITests {
         #expect(shown.map(\.status) == [.rejected])
         #expect(shown.first?.decisionNote == "鲜花签收后不支持无理由退款" && shown.first?.decidedAt != nil)
         #expect(try a.mine(order).refundedCents == 0)
+        // the buyer is told of the decision once, through the notices outbox
+        let notices = try a.app.shop.pool.read { db in
+            try db.query("SELECT audience, text FROM notifications WHERE order_id = \(order.id) AND event = 'after_sale_decided'")
+                .map { (try $0.decode("audience", as: String.self), try $0.decode("text", as: String.self)) }
+        }
+        #expect(notices.count == 1 && notices.first?.0 == "buyer" && notices.first?.1.contains(order.number) == true, "\(notices)")
 
         let approveAfter = try a.approve(asked.id, as: service)
         #expect(approveAfter.status == 409 && approveAfter.errorCode == "after_sale_decided")
