@@ -64,7 +64,7 @@ public struct AfterSaleService: Sendable {
             let checked = AfterSaleRequest(kind: request.kind, reason: reason, photoURLs: photos, amountCents: amount)
             let created: AfterSaleID
             do {
-                created = try store.insert(order: order.id, user: user, checked, photoURLs: photos, amountCents: amount, at: now, db)
+                created = try store.insert(order: order.id, user: user, checked, at: now, db)
             } catch let error as any SQLError where error.isUniqueViolation {
                 throw AfterSaleError.alreadyOpen
             }

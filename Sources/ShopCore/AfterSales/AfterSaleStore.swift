@@ -27,15 +27,14 @@ struct AfterSaleStore {
                          refundNumber: try row.decode("refund_number"), redeliveryOrder: redelivery)
     }
 
-    /// A new `requested` request; the partial unique index `after_sales_one_open` refuses a second
+    /// A new `requested` request, checked by the caller; the partial unique index `after_sales_one_open` refuses a second
     /// open one for the order (a unique violation the caller answers as `alreadyOpen`).
-    func insert(order: OrderID, user: UserID, _ request: AfterSaleRequest, photoURLs: [String], amountCents: Int64?, at now: Int64,
-                _ db: any SQLConnection) throws -> AfterSaleID {
-        let photos = String(decoding: try JSONEncoder().encode(photoURLs), as: UTF8.self)
+    func insert(order: OrderID, user: UserID, _ request: AfterSaleRequest, at now: Int64, _ db: any SQLConnection) throws -> AfterSaleID {
+        let photos = String(decoding: try JSONEncoder().encode(request.photoURLs ?? []), as: UTF8.self)
         return try db.insert("""
             INSERT INTO after_sales (order_id, user_id, kind, status, reason, photo_urls, amount_cents, created_at)
-            VALUES (\(order), \(user), \(request.kind), \(AfterSaleStatus.requested), \(request.reason), \(photos), \(amountCents),
-                    \(now))
+            VALUES (\(order), \(user), \(request.kind), \(AfterSaleStatus.requested), \(request.reason), \(photos),
+                    \(request.amountCents), \(now))
             """, returning: AfterSaleID.self)
     }
 
