@@ -161,6 +161,11 @@ struct RegionAPITests {
             #expect(response.status == 400, "\(bad): \(response.text)")
             #expect(response.error?.code == "validation_failed")
         }
+        // names sent beside a good code are replaced, but are still checked as input
+        for (field, bad) in [("district", "\u{0}\u{9B}"), ("city", String(repeating: "城", count: 21))] {
+            let response = try app.send("POST", "/api/v1/addresses", json: addressBody(["region_code": "330106", field: bad]), token: token)
+            #expect(response.status == 400 && response.error?.field == field, "\(field): \(response.text)")
+        }
         #expect(try app.send("GET", "/api/v1/addresses", token: token).decode(ItemsResponse<AddressResponse>.self).items.isEmpty,
                 "nothing was saved")
         let english = try app.send("POST", "/api/v1/addresses", json: addressBody(["region_code": "330100"]), token: token,

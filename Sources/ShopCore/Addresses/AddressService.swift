@@ -103,6 +103,13 @@ public struct AddressService: Sendable {
         let recipient = try value(fields.recipient, current?.recipient, "recipient", 1...20)
         let place: (names: RegionNames, code: RegionCode?)
         if let text = fields.regionCode {
+            // names sent beside a code are replaced by the code's, but are still input: no control
+            // characters, no more than a name may hold (empty is fine: a picker may send none)
+            for (name, field) in [(fields.province, "province"), (fields.city, "city"), (fields.district, "district")] {
+                guard let name = name?.trimmedInput else { continue }
+                try Validate.length(name, 0...20, field: field)
+                try Validate.printable(name, field: field)
+            }
             place = try region(text)
         } else if let current, let code = current.regionCode, Self.keepsNames(fields, of: current) {
             place = (RegionNames(province: current.province, city: current.city, district: current.district), code)
