@@ -103,11 +103,11 @@ public struct AddressService: Sendable {
         let recipient = try value(fields.recipient, current?.recipient, "recipient", 1...20)
         let place: (names: RegionNames, code: RegionCode?)
         if let text = fields.regionCode {
-            // names sent beside a code are replaced by the code's, but are still input: no control
-            // characters, no more than a name may hold (empty is fine: a picker may send none)
+            // names sent beside a code are replaced by the code's, but are still input and must be
+            // names (1 to 20 characters, no control characters); the storefront's picker sends none
             for (name, field) in [(fields.province, "province"), (fields.city, "city"), (fields.district, "district")] {
                 guard let name = name?.trimmedInput else { continue }
-                try Validate.length(name, 0...20, field: field)
+                try Validate.length(name, 1...20, field: field)
                 try Validate.printable(name, field: field)
             }
             place = try region(text)
