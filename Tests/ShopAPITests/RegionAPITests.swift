@@ -162,7 +162,7 @@ struct RegionAPITests {
             #expect(response.error?.code == "validation_failed")
         }
         // names sent beside a good code are replaced, but are still checked as input
-        for (field, bad) in [("district", "\u{0}\u{9B}"), ("city", String(repeating: "城", count: 21)), ("province", " ")] {
+        for (field, bad) in [("district", "\u{0}\u{9B}"), ("city", String(repeating: "城", count: 21)), ("province", " "), ("district", NSNull())] as [(String, Any)] {
             let response = try app.send("POST", "/api/v1/addresses", json: addressBody(["region_code": "330106", field: bad]), token: token)
             #expect(response.status == 400 && response.error?.field == field, "\(field): \(response.text)")
         }

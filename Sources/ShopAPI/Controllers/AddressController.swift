@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 import ShopCore
 
@@ -38,8 +39,15 @@ struct AddressController {
         try .json(ItemsResponse(items: try addresses.list(for: try context.user()).map(AddressResponse.init)))
     }
 
+    /// A new address's text fields are strings when sent (an update's may be `null`: unchanged).
+    static let createTextFields = ["recipient", "phone", "province", "city", "district", "detail"]
+
     func create(_ request: Request, _ context: Context) throws -> Response {
         let body = try request.decode(AddressRequest.self)
+        if let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+           let field = Self.createTextFields.first(where: { object[$0] is NSNull }) {
+            throw HTTPError(HTTPMessage.fieldWrongType, ["field": .verbatim(field)], field: field)
+        }
         return try .json(AddressResponse(addresses.create(body.fields, for: try context.user())), status: .created)
     }
 
