@@ -52,8 +52,13 @@ function paidCents(order) {
   return Number(order.paid_cents ?? (order.paid_at ? order.total_cents : 0)) || 0;
 }
 
+/**
+ * What may still go back, counted as the server counts it: the payment less every refund opened on
+ * it, those still on their way included (`refunded_cents` is only what the provider confirmed).
+ */
 function refundable(order) {
-  return Math.max(0, paidCents(order) - (Number(order.refunded_cents) || 0));
+  const opened = list(order.refunds).reduce((sum, r) => sum + (Number(r.amount_cents) || 0), 0);
+  return Math.max(0, paidCents(order) - Math.max(opened, Number(order.refunded_cents) || 0));
 }
 
 function act(order, path, body, done, ctx) {
