@@ -30,6 +30,7 @@ day's task (issue 30's "done when"):
 Each step saves a screenshot like the storefront's steps.
 """
 
+import re
 import json
 import os
 import subprocess
@@ -376,6 +377,20 @@ class AdminDesk:
         if wide > 1:
             raise StepFailure(f"the order screen is {wide} px wider than a phone screen")
         self.save("desk-florist-delivered")
+        # The recipient's page (no account): delivered, with the florist's photo, phones masked.
+        tracking = order.get("tracking_url") or ""
+        if "/track/" not in tracking:
+            raise StepFailure(f"the order has no tracking page: tracking_url {tracking!r}")
+        self.d.get(self.server.base + tracking[tracking.index("/track/"):])
+        page = self.find("body").text
+        if "已送达" not in page:
+            raise StepFailure(f"the recipient's page does not say 已送达:\n{page[:400]}")
+        shown = [img for img in self.all("img") if (img.get_attribute("src") or "").endswith(url)]
+        if not shown or not self.d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", shown[0]):
+            raise StepFailure(f"the recipient's page does not show the delivery photo {url}")
+        if re.search(r"1[3-9]\d{9}", page):
+            raise StepFailure("the recipient's page shows a whole phone number")
+        self.save("recipient-tracking-page")
         self.resize(DESKTOP)
 
     def desk_manager_refunds_part(self):
