@@ -73,6 +73,7 @@ public struct ShopAPI: Sendable {
         OrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger, metrics: shopMetrics,
                         refunds: offloadTargets[.payments]?.bulkhead).register(signedIn)
         DeliveryController(orders: shop.orders).register(api)
+        DeliveryQuoteController(orders: shop.orders).register(signedIn)
         ShopInfoController(app: shop.config.app).register(api)
         PaymentController(payments: shop.payments, metrics: shopMetrics, origin: origin,
                           fallbackOrigin: shop.config.payments.publicBaseURL).register(public: api, signedIn: signedIn)
@@ -88,6 +89,7 @@ public struct ShopAPI: Sendable {
         AdminReportController(reports: shop.reports, timezone: shop.config.app.timezone).register(admin)
         AdminCatalogController(admin: shop.catalogAdmin).register(admin)
         AdminCouponController(coupons: shop.coupons, clock: shop.clock).register(admin)
+        AdminDeliveryController(zones: shop.deliveryZones).register(admin)
         AdminOrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger,
                              refunds: offloadTargets[.payments]?.bulkhead).register(admin)
         // Development-only routes: absent in production, and in development only for requests

@@ -54,6 +54,8 @@ enum AdminPermissions {
         "GET /admin/reports/deliveries": .reportsDeliveries,
 
         // MARK: after-sale, delivery and search (issues 31, 32, 34)
+        "GET /admin/delivery/zones": .delivery,
+        "PUT /admin/delivery/zones": .delivery,
     ]
 
     /// The permission `method pattern` needs: `.some(nil)` for any signed-in staff member, nil when
