@@ -239,9 +239,9 @@ function showCheckout(body, cart, addresses) {
   // An address outside every zone says so here, and pay stays off until another is chosen.
   const skuIds = [...new Set(selected.map((i) => i.sku_id))].join(',');
   const total = h('span', { class: 'price', id: 'checkout-total' }, money(cart.selected_total_cents - cart.discount_cents));
-  const feeLine = h('p', { class: 'small', id: 'delivery-fee', hidden: true });
-  const freeHint = h('p', { class: 'small muted', id: 'free-delivery-hint', hidden: true });
-  const outOfZone = h('p', { class: 'notice', id: 'delivery-unavailable', role: 'alert', hidden: true });
+  const feeLine = h('p', { class: 'small delivery-line', id: 'delivery-fee', hidden: true });
+  const freeHint = h('p', { class: 'small muted delivery-line', id: 'free-delivery-hint', hidden: true });
+  const outOfZone = h('p', { class: 'notice delivery-line', id: 'delivery-unavailable', role: 'alert', hidden: true });
   let quoting = 0;
   const quoteDelivery = () => {
     const asked = ++quoting;
