@@ -248,7 +248,8 @@ function showCheckout(body, cart, addresses) {
     const datesFor = addressId
       ? get('/delivery/quote', { address_id: addressId, sku_ids: skuIds }).then((quote) => quote.dates || [])
       : get('/delivery/dates', { sku_ids: skuIds }).then((answer) => answer.items || []);
-    const preview = addressId ? get(cartPath(cart.coupon && cart.coupon.code, addressId)) : Promise.resolve(null);
+    // a preview refused for another reason (the coupon no longer applies) only leaves the fee unshown
+    const preview = addressId ? get(cartPath(cart.coupon && cart.coupon.code, addressId)).catch(() => null) : Promise.resolve(null);
     Promise.all([datesFor, preview, shopInfo().catch(() => null)]).then(([found, priced, info]) => {
       if (asked !== quoting) return;
       outOfZone.hidden = true;
@@ -256,6 +257,8 @@ function showCheckout(body, cart, addresses) {
       days = found;
       today = todayIn((info && info.timezone) || 'Asia/Shanghai');
       fillDays();
+      feeLine.hidden = true;
+      freeHint.hidden = true;
       if (priced) {
         const zone = priced.delivery_zone;
         feeLine.hidden = !zone;
@@ -268,13 +271,11 @@ function showCheckout(body, cart, addresses) {
       if (asked !== quoting) return;
       feeLine.hidden = true;
       freeHint.hidden = true;
+      replace(dayChips);
       if (error.code === 'delivery_unavailable' && error.field === 'address_id') {
         outOfZone.textContent = error.message;
         outOfZone.hidden = false;
         place.disabled = true;
-        replace(dayChips);
-      } else {
-        replace(dayChips);
       }
     });
   };
