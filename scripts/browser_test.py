@@ -58,6 +58,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 import browser_admin
 import browser_pay
 import browser_storefront
+import browser_zones
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = ROOT / ".build" / "debug" / "shop"
@@ -78,6 +79,7 @@ EXPECTED_API_ERRORS = [
     (r"/api/v1/dev/orders/\d+/simulate-payment", 405),      # the page's probe for development mode
     (rf"/api/v1/articles/{MISSING_ARTICLE}", 404),           # the article that does not exist
     *browser_storefront.EXPECTED_API_ERRORS,
+    *browser_zones.EXPECTED_API_ERRORS,
 ]
 
 
@@ -219,7 +221,7 @@ def make_driver(language="zh-CN"):
     return driver
 
 
-class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.PaySteps):
+class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.PaySteps, browser_zones.ZoneSteps):
     def __init__(self, driver, server, shots):
         self.d = driver
         self.server = server
@@ -912,6 +914,7 @@ STEPS = [
     ("the server's messages in an English browser", "english_messages"),
     ("English: order tabs and statuses, the cancel dialog, the days, the cap's contact", "english_storefront"),
     ("the API docs page and its try-it", "api_docs"),
+    ("delivery zones: shop zones import, the fee and 再买 ¥X 免配送费 in a zone, the refusal outside", "delivery_zones"),
 ]
 
 
@@ -929,6 +932,8 @@ browser_admin.configure(step_failure=StepFailure, shop=SHOP, phone=PHONE, deskto
 browser_storefront.configure(step_failure=StepFailure, shop=SHOP, phone=PHONE, desktop=DESKTOP, product_title=PRODUCT_TITLE,
                              driver_factory=make_driver)
 TIME_LIMIT += browser_storefront.EXTRA_SECONDS
+browser_zones.configure(step_failure=StepFailure, shop=SHOP)
+TIME_LIMIT += browser_zones.EXTRA_SECONDS
 
 
 def wrong_code(code):

@@ -75,6 +75,7 @@ public struct ShopAPI: Sendable {
                         refunds: offloadTargets[.payments]?.bulkhead, origin: origin).register(signedIn)
         AfterSaleController(afterSales: shop.afterSales).register(signedIn)
         DeliveryController(orders: shop.orders).register(api)
+        DeliveryQuoteController(orders: shop.orders).register(signedIn)
         ShopInfoController(app: shop.config.app).register(api)
         PaymentController(payments: shop.payments, metrics: shopMetrics, origin: origin,
                           fallbackOrigin: shop.config.payments.publicBaseURL).register(public: api, signedIn: signedIn)
@@ -90,6 +91,7 @@ public struct ShopAPI: Sendable {
         AdminReportController(reports: shop.reports, timezone: shop.config.app.timezone).register(admin)
         AdminCatalogController(admin: shop.catalogAdmin).register(admin)
         AdminCouponController(coupons: shop.coupons, clock: shop.clock).register(admin)
+        AdminDeliveryController(zones: shop.deliveryZones).register(admin)
         AdminOrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger,
                              refunds: offloadTargets[.payments]?.bulkhead, origin: origin).register(admin)
         AdminAfterSaleController(afterSales: shop.afterSales, payments: shop.payments, logger: shop.logger,

@@ -33,7 +33,9 @@ func cartAddressBody(_ recipient: String = "王小花", _ changes: [String: Any]
 @Suite("API: /cart and /addresses")
 struct CartAddressAPITests {
     static let cartKeys: Set<String> = ["items", "total_quantity", "selected_quantity", "selected_total_cents",
-                                          "discount_cents", "coupon"]
+                                          "discount_cents", "coupon",
+                                          // the checkout preview's delivery (`?address_id=`, issue 32)
+                                          "delivery_fee_cents", "total_cents", "delivery_zone", "more_for_free_delivery_cents"]
     static let lineKeys: Set<String> = ["id", "sku_id", "product_id", "title", "sku_name", "cover_url", "cover_thumbnail_url", "price_cents", "quantity",
                                         "selected", "available", "stock"]
     static let addressKeys: Set<String> = ["id", "recipient", "phone", "province", "city", "district", "detail", "postal_code",

@@ -28,6 +28,7 @@ struct ErrorMessageCatalogueTests {
         + messages(BuyerBanMessage.self)
         + messages(AdminCatalogMessage.self)
         + ValidationRule.allCases.map { CataloguedMessage(name: "ValidationRule.\($0)", code: "validation_failed", text: $0.template) }
+        + ZoneRule.allCases.map { CataloguedMessage(name: "ZoneRule.\($0)", code: "invalid_zones", text: $0.template) }
 
     static func hasHan(_ text: String) -> Bool {
         text.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) || (0x3400...0x4DBF).contains($0.value) }
@@ -76,6 +77,8 @@ struct ErrorMessageCatalogueTests {
         #expect(APIMessage.regionNotFound.code == "not_found" && APIMessage.regionNotFound.status == .notFound)
         #expect(APIMessage.malformedNotification.code == "invalid_request")
         #expect(APIMessage.channelNotOffered.code == "validation_failed" && APIMessage.channelNotOffered.status == .badRequest)
+        #expect(APIMessage.outsideDeliveryArea.code == "delivery_unavailable" && APIMessage.outsideDeliveryArea.status == .unprocessableEntity)
+        #expect(APIMessage.invalidZones.code == "invalid_zones" && APIMessage.invalidZones.status == .unprocessableEntity)
         #expect(HTTPMessage.controlCharacterInPath.code == "invalid_request")
         #expect(HTTPMessage.internalError.code == "internal" && HTTPMessage.internalError.status == .internalServerError)
         #expect(APIMessage.afterSaleOpen.code == "after_sale_open" && APIMessage.afterSaleOpen.status == .conflict)

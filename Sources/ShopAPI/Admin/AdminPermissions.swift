@@ -57,6 +57,8 @@ enum AdminPermissions {
         "GET /admin/after-sales": .afterSale,
         "POST /admin/after-sales/:id/approve": .afterSale,
         "POST /admin/after-sales/:id/reject": .afterSale,
+        "GET /admin/delivery/zones": .delivery,
+        "PUT /admin/delivery/zones": .delivery,
     ]
 
     /// The permission `method pattern` needs: `.some(nil)` for any signed-in staff member, nil when

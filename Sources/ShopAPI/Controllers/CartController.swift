@@ -26,10 +26,15 @@ struct CartController {
 
     /// The cart with current prices, stock and availability; `?coupon_code=` applies a coupon to
     /// the selected lines (422 `coupon_invalid` saying why it does not apply; 429 `too_many_attempts`
-    /// after too many refused codes).
+    /// after too many refused codes); `?address_id=` (one's own, else 404) adds the delivery fee to
+    /// it (422 `delivery_unavailable` outside every zone).
     func show(_ request: Request, _ context: Context) throws -> Response {
-        try .json(CartResponse(carts.cart(of: try context.user(), couponCode: request.query["coupon_code"],
-                                          clientIP: request.clientAddress)))
+        let address = try request.queryInt("address_id").map { id -> AddressID in
+            guard id > 0 else { throw AddressError.notFound }
+            return AddressID(id)
+        }
+        return try .json(CartResponse(carts.cart(of: try context.user(), couponCode: request.query["coupon_code"],
+                                                 addressID: address, clientIP: request.clientAddress)))
     }
 
     /// Adds a SKU (merging with its line); the cap is `cart.max_items` items in all.

@@ -25,6 +25,15 @@ struct CartResponse: Codable {
     /// What the coupon asked for takes off the selected total; 0 without one.
     let discountCents: Int64
     @ExplicitNull var coupon: CouponBody?
+    /// The delivery fee to the address asked for (`?address_id=`), as checkout adds it (a peak day
+    /// adds its fee at checkout); 0 without one.
+    let deliveryFeeCents: Int64
+    /// What checkout would charge now: the selected total less the discount, plus the delivery fee.
+    let totalCents: Int64
+    /// The zone serving the address asked for; null without one, or while the shop has no zones.
+    @ExplicitNull var deliveryZone: ServingZoneBody?
+    /// How much more in goods would make delivery free ("再买 ¥X 免配送费"); null when nothing would.
+    @ExplicitNull var moreForFreeDeliveryCents: Int64?
 
     init(_ cart: Cart) {
         items = cart.lines.map {
@@ -37,6 +46,10 @@ struct CartResponse: Codable {
         selectedTotalCents = cart.selectedTotalCents
         discountCents = cart.discountCents
         coupon = cart.coupon.map { CouponBody(code: $0.code, description: $0.description) }
+        deliveryFeeCents = cart.delivery?.feeCents ?? 0
+        totalCents = cart.totalCents
+        deliveryZone = cart.delivery?.coverage.zone.map(ServingZoneBody.init)
+        moreForFreeDeliveryCents = cart.delivery?.moreForFreeDeliveryCents
     }
 }
 

@@ -24,7 +24,7 @@ enum APIMessage: String, ErrorMessage {
     // After-sale
     case afterSaleNotFound, afterSaleOpen, afterSaleClosed, afterSaleDecided
     // Delivery
-    case deliveryDateUnavailable, deliverySlotUnavailable, noDeliveryDay
+    case deliveryDateUnavailable, deliverySlotUnavailable, noDeliveryDay, outsideDeliveryArea, invalidZones
     // Payments
     case unknownProvider, providerUnavailable, invalidSignature, malformedNotification, amountMismatch, unknownOrder
     case orderNotPayable, providerError, providerTimeout, providerBusy, providerCircuitOpen, paymentAttemptsExceeded
@@ -145,6 +145,12 @@ enum APIMessage: String, ErrorMessage {
         case .noDeliveryDay:
             (.unprocessableEntity, "delivery_unavailable", "近期没有可以配送的日子，请联系客服。",
              "No delivery day is open in the coming weeks; please contact customer service.")
+        case .outsideDeliveryArea:
+            (.unprocessableEntity, "delivery_unavailable", "这个地址不在本店的配送范围内，请换一个收货地址。",
+             "This address is outside the shop's delivery area; choose another address.")
+        case .invalidZones:
+            (.unprocessableEntity, "invalid_zones", "配送区域未保存，原有区域保持不变：{problems}",
+             "The delivery zones were refused and the zones before are kept: {problems}")
 
         case .unknownProvider:
             (.notFound, "not_found", "没有这种支付方式。", "No such payment provider.")

@@ -12,3 +12,19 @@ extension ErrorMapping {
         return HTTPError(message, ["earliest": .verbatim(earliest.description)], field: error.field)
     }
 }
+
+extension ErrorMapping {
+    /// Delivery zones: an address outside every zone is 422 `delivery_unavailable` on `address_id`;
+    /// a refused set of zones is 422 `invalid_zones`, its message listing every problem (`zone N: …`).
+    @Sendable static func deliveryZone(_ error: any Error) -> HTTPError? {
+        guard let error = error as? DeliveryZoneError else { return nil }
+        switch error {
+        case .outsideArea:
+            return HTTPError(APIMessage.outsideDeliveryArea, field: "address_id")
+        case .invalid(let problems):
+            let messages = problems.map(\.message)
+            let list = LocalizedText(zh: messages.map(\.zh).joined(separator: "；"), en: messages.map(\.en).joined(separator: "; "))
+            return HTTPError(APIMessage.invalidZones, ["problems": list], field: "zones")
+        }
+    }
+}

@@ -1,5 +1,6 @@
 // 购物车: quantities, selection, totals and the server's 99-item cap message (with the shop's
-// customer-service contact); the checkout page with its delivery-day picker.
+// customer-service contact); the checkout page with its delivery-day picker and, for the chosen
+// address, the delivery zone's fee, the free-delivery hint or the out-of-zone message.
 import { t, money, dayLabel } from './i18n.js';
 import { get, post, patch, del, newIdempotencyKey } from './api.js';
 import { h, replace, picture, toast, busy, loadingBlock, emptyBlock, errorBlock } from './dom.js';
@@ -144,9 +145,14 @@ export function renderCart(page) {
   (ui.couponCode ? withCoupon() : get('/cart')).then(show, (error) => replace(lines, errorBlock(error, () => navigate('/cart'))));
 }
 
-/** `/cart`, with `?coupon_code=` when a code is given. */
-function cartPath(code) {
-  return code ? `/cart?coupon_code=${encodeURIComponent(code)}` : '/cart';
+/** `/cart`, with `?coupon_code=` when a code is given and `?address_id=` (the checkout preview's
+ * delivery fee to that address) when one is. */
+function cartPath(code, addressId) {
+  const query = new URLSearchParams();
+  if (code) query.set('coupon_code', code);
+  if (addressId) query.set('address_id', String(addressId));
+  const text = query.toString();
+  return text ? `/cart?${text}` : '/cart';
 }
 
 export function renderCheckout(page) {
@@ -173,7 +179,7 @@ function showCheckout(body, cart, addresses) {
   const place = h('button', { class: 'btn primary', type: 'button', id: 'place-order', disabled: !addressId }, t('place_order'));
   const addressCards = addresses.map((a) => {
     const radio = h('input', { type: 'radio', name: 'address', class: 'check', value: String(a.id), checked: a.id === addressId });
-    radio.addEventListener('change', () => { addressId = a.id; key = newIdempotencyKey(); });
+    radio.addEventListener('change', () => { addressId = a.id; key = newIdempotencyKey(); quoteDelivery(); });
     return h('label', { class: 'address-choice', dataset: { addressId: a.id } }, radio,
       h('span', null,
         h('strong', null, `${a.recipient}  ${a.phone}`), a.is_default ? h('span', { class: 'tag' }, t('default')) : null,
@@ -227,14 +233,53 @@ function showCheckout(body, cart, addresses) {
     replace(moreDays, h('option', { value: '' }, t('day_more')), later.map((d) => h('option', { value: d.date }, dayLabel(d.date, today).label)));
     chooseDay(days[0].date);
   };
-  Promise.all([
-    get('/delivery/dates', { sku_ids: [...new Set(selected.map((i) => i.sku_id))].join(',') }),
-    shopInfo().catch(() => null),
-  ]).then(([answer, info]) => {
-    days = answer.items || [];
-    today = todayIn((info && info.timezone) || 'Asia/Shanghai');
-    fillDays();
-  }, () => replace(dayChips));
+  // The chosen address decides the delivery zone: its fee (GET /cart?address_id=, with the coupon,
+  // so the free-over amount compares with the goods after the discount), the hint of how much more
+  // makes delivery free, and its days (GET /delivery/quote: a zone may take no same-day orders).
+  // An address outside every zone says so here, and pay stays off until another is chosen.
+  const skuIds = [...new Set(selected.map((i) => i.sku_id))].join(',');
+  const total = h('span', { class: 'price', id: 'checkout-total' }, money(cart.selected_total_cents - cart.discount_cents));
+  const feeLine = h('p', { class: 'small delivery-line', id: 'delivery-fee', hidden: true });
+  const freeHint = h('p', { class: 'small muted delivery-line', id: 'free-delivery-hint', hidden: true });
+  const outOfZone = h('p', { class: 'notice delivery-line', id: 'delivery-unavailable', role: 'alert', hidden: true });
+  let quoting = 0;
+  const quoteDelivery = () => {
+    const asked = ++quoting;
+    const datesFor = addressId
+      ? get('/delivery/quote', { address_id: addressId, sku_ids: skuIds }).then((quote) => quote.dates || [])
+      : get('/delivery/dates', { sku_ids: skuIds }).then((answer) => answer.items || []);
+    // a preview refused for another reason (the coupon no longer applies) only leaves the fee unshown
+    const preview = addressId ? get(cartPath(cart.coupon && cart.coupon.code, addressId)).catch(() => null) : Promise.resolve(null);
+    Promise.all([datesFor, preview, shopInfo().catch(() => null)]).then(([found, priced, info]) => {
+      if (asked !== quoting) return;
+      outOfZone.hidden = true;
+      place.disabled = !addressId;
+      days = found;
+      today = todayIn((info && info.timezone) || 'Asia/Shanghai');
+      fillDays();
+      feeLine.hidden = true;
+      freeHint.hidden = true;
+      if (priced) {
+        const zone = priced.delivery_zone;
+        feeLine.hidden = !zone;
+        feeLine.textContent = zone ? `${t('delivery_zone', { zone: zone.name })} · ${priced.delivery_fee_cents ? `${t('delivery_fee')} ${money(priced.delivery_fee_cents)}` : t('delivery_free')}` : '';
+        freeHint.hidden = priced.more_for_free_delivery_cents == null;
+        freeHint.textContent = freeHint.hidden ? '' : t('free_delivery_hint', { amount: money(priced.more_for_free_delivery_cents) });
+        total.textContent = money(priced.total_cents);
+      }
+    }, (error) => {
+      if (asked !== quoting) return;
+      feeLine.hidden = true;
+      freeHint.hidden = true;
+      replace(dayChips);
+      if (error.code === 'delivery_unavailable' && error.field === 'address_id') {
+        outOfZone.textContent = error.message;
+        outOfZone.hidden = false;
+        place.disabled = true;
+      }
+    });
+  };
+  quoteDelivery();
   moreDays.addEventListener('change', () => chooseDay(moreDays.value || days[0].date));
   for (const field of [slotSelect, cardMessage, cardSignature]) field.addEventListener('input', () => { key = newIdempotencyKey(); });
   slotSelect.addEventListener('change', () => { key = newIdempotencyKey(); });
@@ -280,7 +325,8 @@ function showCheckout(body, cart, addresses) {
     h('section', { class: 'card' }, h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('note')), note)),
     h('div', { class: 'cart-footer' },
       cart.coupon ? h('p', { class: 'small', id: 'checkout-discount' }, `${t('coupon_discount')} ${cart.coupon.description} -${money(cart.discount_cents)}`) : null,
-      h('div', { class: 'cart-sum' }, h('span', null, t('total') + ' '), h('span', { class: 'price', id: 'checkout-total' }, money(cart.selected_total_cents - cart.discount_cents)),
+      feeLine, freeHint, outOfZone,
+      h('div', { class: 'cart-sum' }, h('span', null, t('total') + ' '), total,
         h('span', { class: 'muted small' }, ' · ' + t('items_count', { n: cart.selected_quantity }))),
       place));
 }

@@ -44,6 +44,7 @@ const strings = {
     // checkout
     delivery_title: '送达时间', delivery_date: '送达日期', delivery_slot: '时段', slot_any: '全天均可',
     slot_morning: '上午', slot_afternoon: '下午', slot_evening: '晚上', no_delivery_day: '近期没有可配送的日子',
+    delivery_fee: '配送费', delivery_free: '免配送费', free_delivery_hint: '再买 {amount} 免配送费', delivery_zone: '配送区域：{zone}',
     card_title: '贺卡', card_message: '贺卡留言（选填）', card_message_placeholder: '例如：生日快乐！', card_signature: '署名（选填）',
     delivery_on: '送达：{d} {s}', card_line: '贺卡：“{m}”{s}',
     checkout_title: '确认订单', ship_to: '收货地址', add_address: '新增地址', note: '备注（选填）',
@@ -134,6 +135,7 @@ const strings = {
     remove: 'Remove', sign_in_to_see: 'Sign in to see it', cart_cleared: 'Cart emptied', clear_cart: 'Empty',
     delivery_title: 'Delivery', delivery_date: 'Day', delivery_slot: 'Time', slot_any: 'Any time',
     slot_morning: 'Morning', slot_afternoon: 'Afternoon', slot_evening: 'Evening', no_delivery_day: 'No delivery day is open soon',
+    delivery_fee: 'Delivery', delivery_free: 'Free delivery', free_delivery_hint: '{amount} more for free delivery', delivery_zone: 'Delivery zone: {zone}',
     card_title: 'Greeting card', card_message: 'Card message (optional)', card_message_placeholder: 'e.g. Happy birthday!', card_signature: 'Signed (optional)',
     delivery_on: 'Delivery: {d} {s}', card_line: 'Card: “{m}”{s}',
     checkout_title: 'Confirm order', ship_to: 'Ship to', add_address: 'Add address', note: 'Note (optional)',

@@ -19,6 +19,8 @@ public struct Cart: Sendable, Equatable {
     public let lines: [CartLine]
     /// The coupon the buyer asked to see applied (`GET /cart?coupon_code=`), and what it takes off.
     public var coupon: AppliedCoupon? = nil
+    /// The delivery to the address the buyer asked to see (`GET /cart?address_id=`); nil without one.
+    public var delivery: CartDelivery? = nil
 
     /// What the coupon takes off the selected, available lines; 0 without one.
     public var discountCents: Int64 { coupon?.discountCents ?? 0 }
@@ -31,8 +33,18 @@ public struct Cart: Sendable, Equatable {
     public var totalQuantity: Int { lines.reduce(0) { $0 + $1.quantity } }
     /// Items on selected lines.
     public var selectedQuantity: Int { lines.filter(\.selected).reduce(0) { $0 + $1.quantity } }
+    /// What checkout would charge now: the selected goods less the discount, plus the delivery fee.
+    public var totalCents: Int64 { selectedTotalCents - discountCents + (delivery?.feeCents ?? 0) }
     /// What the selected, available lines cost now.
     public var selectedTotalCents: Int64 {
         lines.filter { $0.selected && $0.available }.reduce(0) { $0 + $1.priceCents * Int64($1.quantity) }
     }
+}
+
+/// The checkout preview's delivery: the zone serving the address, its fee for the selected goods
+/// after the discount, and how much more would make it free.
+public struct CartDelivery: Sendable, Equatable {
+    public let coverage: DeliveryCoverage
+    public let feeCents: Int64
+    public let moreForFreeDeliveryCents: Int64?
 }

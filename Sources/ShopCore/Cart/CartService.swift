@@ -15,12 +15,15 @@ public struct CartService: Sendable {
     /// Refused codes per buyer and address: previews are limited like checkouts.
     let couponAttempts: CouponAttempts
     private let store = CartStore()
+    /// Which delivery zone serves an address, for the checkout preview's fee.
+    let areas: DeliveryAreas
 
     /// Quantities a request may name for one line: no more than the cap (`cart.max_items`) allows.
     static func lineQuantityRange(maxItems: Int) -> ClosedRange<Int> { 1...maxItems }
 
-    public init(pool: any Database, maxItems: Int, clock: Clock, couponAttempts: CouponAttempts) {
+    public init(pool: any Database, maxItems: Int, clock: Clock, couponAttempts: CouponAttempts, regions: RegionDirectory = .china) {
         self.pool = pool
+        areas = DeliveryAreas(regions: regions)
         self.maxItems = maxItems
         self.clock = clock
         self.couponAttempts = couponAttempts
@@ -32,9 +35,19 @@ public struct CartService: Sendable {
 
     /// The cart with a coupon applied to its selected, available lines, as checkout would apply
     /// it now (no use is taken); a code that does not apply is a `CouponError` saying why, and is
-    /// counted against the buyer and `clientIP` (`CouponAttempts`).
-    public func cart(of user: UserID, couponCode: String?, clientIP: String) throws -> Cart {
-        guard let couponCode else { return try cart(of: user) }
+    /// counted against the buyer and `clientIP` (`CouponAttempts`). With `addressID` (one's own,
+    /// else `AddressError.notFound`) the delivery fee to that address is added as checkout adds it
+    /// (without a peak day's fee, which depends on the day); outside every zone is
+    /// `DeliveryZoneError.outsideArea`.
+    public func cart(of user: UserID, couponCode: String?, addressID: AddressID? = nil, clientIP: String) throws -> Cart {
+        guard let couponCode else {
+            guard let addressID else { return try cart(of: user) }
+            return try pool.read { db in
+                var cart = Cart(lines: try store.lines(of: user, db))
+                cart.delivery = try delivery(of: cart, to: addressID, for: user, db)
+                return cart
+            }
+        }
         let code = try CouponCode.normalized(couponCode)
         let now = clock.now
         let unixNow = clock.unixNow
@@ -43,9 +56,19 @@ public struct CartService: Sendable {
                 try couponAttempts.check(user: user, clientIP: clientIP, at: unixNow, db)
                 var cart = Cart(lines: try store.lines(of: user, db))
                 cart.coupon = try CouponRedemption().preview(code, lines: cart.checkoutLines, user: user, at: now, db)
+                if let addressID { cart.delivery = try delivery(of: cart, to: addressID, for: user, db) }
                 return cart
             }
         }
+    }
+
+    /// The zone serving `address` and its fee for the cart's selected goods after the discount.
+    private func delivery(of cart: Cart, to address: AddressID, for user: UserID, _ db: any SQLConnection) throws -> CartDelivery {
+        guard let address = try AddressStore().find(address, of: user, db) else { throw AddressError.notFound }
+        let coverage = try areas.coverage(of: address, db)
+        let goods = cart.selectedTotalCents - cart.discountCents
+        return CartDelivery(coverage: coverage, feeCents: coverage.feeCents(forGoods: goods),
+                            moreForFreeDeliveryCents: coverage.zone?.moreForFreeDelivery(goodsCents: goods))
     }
 
     /// Adds `quantity` of a SKU; a SKU already in the cart adds to its line.

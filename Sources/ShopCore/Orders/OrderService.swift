@@ -24,6 +24,8 @@ public struct OrderService: Sendable {
     private let slotLoad = SlotLoadStore()
     /// The outbox the paid, shipped and delivered notices go into; nil: none are written.
     let notices: Notices?
+    /// Which delivery zone serves an address (none configured: every address, free).
+    let areas: DeliveryAreas
 
     public static let maxLines = 50
     public static let maxNoteLength = 200
@@ -33,7 +35,7 @@ public struct OrderService: Sendable {
     /// `timeZone` (`app.timezone`) is where delivery days are counted.
     public init(pool: any Database, settings: Config.Orders, maxItems: Int, clock: Clock, random: SecureRandom,
                 couponAttempts: CouponAttempts, timeZone: TimeZone = TimeZone(identifier: "Asia/Shanghai") ?? ShopTime.zone,
-                notices: Notices? = nil) {
+                notices: Notices? = nil, regions: RegionDirectory = .china) {
         self.pool = pool
         self.notices = notices
         self.settings = settings
@@ -42,6 +44,7 @@ public struct OrderService: Sendable {
         self.random = random
         self.couponAttempts = couponAttempts
         delivery = DeliveryCalendar(settings, timeZone: timeZone)
+        areas = DeliveryAreas(regions: regions)
     }
 
     /// Places an order from the selected cart lines or from "buy now" items, in one transaction:
@@ -95,6 +98,8 @@ public struct OrderService: Sendable {
                 throw OrderError.tooManyUnpaidOrders(max: settings.maxUnpaidPerUser)
             }
             guard let address = try addresses.find(request.addressID, of: user, db) else { throw AddressError.notFound }
+            // outside every delivery zone: refused before any stock is taken
+            let coverage = try areas.coverage(of: address, db)
 
             var wanted: [(sku: SKUID, quantity: Int)] = []
             var cartLines: [CartItemID] = []
@@ -128,9 +133,8 @@ public struct OrderService: Sendable {
                 taken[sku] = priced
             }
             // the day: any next_day product keeps the whole order from going out today
-            let nextDayOnly = taken.values.contains { $0.delivery == .nextDay }
+            let nextDayOnly = taken.values.contains { $0.delivery == .nextDay } || !coverage.sameDay
             let (day, slot, holdsSlot) = try deliverySlot(for: wish, nextDayOnly: nextDayOnly, at: now, db)
-            let deliveryFee = delivery.isPeak(day) ? Int64(settings.peakFeeCents) : 0
             let newItems: [OrderStore.NewItem] = wanted.compactMap { sku, quantity in
                 taken[sku].map { .init(skuID: sku, productID: $0.productID, title: $0.title, skuName: $0.skuName,
                                        priceCents: $0.priceCents, quantity: quantity) }
@@ -140,8 +144,10 @@ public struct OrderService: Sendable {
                 try coupons.redeem(code, lines: newItems.map { PricedLine(productID: $0.productID, amountCents: $0.priceCents * Int64($0.quantity)) },
                                    user: user, at: now, db)
             }
-            // a coupon discounts the goods, never the delivery fee
-            let total = subtotal - (redeemed?.applied.discountCents ?? 0) + deliveryFee
+            // a coupon discounts the goods, never the delivery fee; the zone's free-over compares with the goods after it
+            let goods = subtotal - (redeemed?.applied.discountCents ?? 0)
+            let deliveryFee = coverage.feeCents(forGoods: goods) + (delivery.isPeak(day) ? Int64(settings.peakFeeCents) : 0)
+            let total = goods + deliveryFee
             let snapshot = AddressSnapshot(recipient: address.recipient, phone: address.phone, province: address.province,
                                            city: address.city, district: address.district, detail: address.detail,
                                            postalCode: address.postalCode)
@@ -199,16 +205,19 @@ public struct OrderService: Sendable {
     /// unknown or off-sale SKU is `skuNotFound`. No SKUs: an order of same-day products.
     public func deliveryDays(for skus: [SKUID]) throws -> [DeliveryDay] {
         let now = clock.now
-        let (nextDayOnly, full) = try pool.read { db in
-            var nextDay = false
-            for sku in skus {
-                guard let priced = try stock.priced(sku, db), priced.onSale else { throw OrderError.skuNotFound(sku) }
-                if priced.delivery == .nextDay { nextDay = true }
-            }
-            let full = settings.slotCapacity > 0
-                ? try slotLoad.full(capacity: settings.slotCapacity, in: delivery.window(at: now), db) : []
-            return (nextDay, full)
+        return try pool.read { db in try deliveryDays(for: skus, sameDay: true, at: now, db) }
+    }
+
+    /// `deliveryDays(for:)` inside a transaction; `sameDay` false (a zone without same-day
+    /// delivery) keeps today out as a `next_day` product does.
+    func deliveryDays(for skus: [SKUID], sameDay: Bool, at now: Date, _ db: any SQLConnection) throws -> [DeliveryDay] {
+        var nextDayOnly = !sameDay
+        for sku in skus {
+            guard let priced = try stock.priced(sku, db), priced.onSale else { throw OrderError.skuNotFound(sku) }
+            if priced.delivery == .nextDay { nextDayOnly = true }
         }
+        let full = settings.slotCapacity > 0
+            ? try slotLoad.full(capacity: settings.slotCapacity, in: delivery.window(at: now), db) : []
         return delivery.days(at: now, nextDayOnly: nextDayOnly, full: full)
     }
 

@@ -43,6 +43,8 @@ enum ChineseHelp {
         "users ban": "封禁买家：其令牌立即失效，登录回答 account_banned",
         "users unban": "解除买家的封禁",
         "sales": "按 app.timezone 的日期统计销售：订单、件数、实收和退款",
+        "zones import": "用 JSON 文件替换全部配送区域（全部成功或不作更改）",
+        "zones list": "列出配送区域及其运费和地区",
     ]
 
     static let usages: [String: String] = [
@@ -315,6 +317,24 @@ enum ChineseHelp {
             订单、件数、实收统计当天付款的订单（按付款时间，无论之后如何）；退款统计当天支付机构确认
             的退款，无论其订单哪天付款。表格以元显示；--format csv 和 json 以分显示，字段名与 API 相同
             （date、orders、items、paid_cents、refunded_cents），供脚本读取。
+            """,
+        "zones import": """
+            用法：shop zones import FILE [--config PATH]
+
+            FILE 为 JSON：{"zones": [...]}（即 GET /admin/delivery/zones 的回答）或数组本身。每个区域：
+            {"name": "市区", "region_codes": ["440303", "440304"], "fee_cents": 800,
+            "free_over_cents": 19900, "same_day": true}。region_codes 为市或区县的代码（GB/T 2260，
+            与 GET /regions 一致），市包含其下的区县。同一代码不能列两次，也不能位于另一个已列代码之内
+            （一个市在一个区域、它的某个区县在另一个区域）。fee_cents 为 0 到 100000；free_over_cents
+            （可省略）为 0 到 10000000，与扣除优惠券后的商品金额比较；same_day 为 false 时该区域不能当日
+            送达。最多 100 个区域，每个最多 500 个代码。文件替换全部区域；空列表删除所有区域（所有地址
+            免费配送）。有任何问题时逐条列出（第 N 个区域：…），不作任何更改，退出码 1。记入审计日志
+            （cli:$USER）。
+            """,
+        "zones list": """
+            用法：shop zones list [--format table|csv|json] [--config PATH]
+
+            运费以元显示。没有区域时所有地址免费配送。用 `shop zones import` 替换。
             """,
     ]
 }

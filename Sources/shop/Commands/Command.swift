@@ -39,6 +39,7 @@ enum CommandLineTool {
         StaffCommand(verb: .add), StaffCommand(verb: .list), StaffCommand(verb: .disable), StaffCommand(verb: .enable),
         StaffCommand(verb: .role), StaffCommand(verb: .password),
         UsersBanCommand(ban: true), UsersBanCommand(ban: false), SalesCommand(),
+        ZonesImportCommand(), ZonesListCommand(),
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

@@ -74,6 +74,7 @@ struct AdminPermissionTableTests {
         #expect(StaffRole.owner.permissions == Set(StaffPermission.allCases))
         #expect(StaffRole.allCases.filter { $0.may(.staff) } == [.owner])
         #expect(StaffRole.allCases.filter { $0.may(.audit) } == [.owner, .manager])
+        #expect(StaffRole.allCases.filter { $0.may(.delivery) } == [.owner, .manager], "delivery zones: owners and managers")
         #expect(!StaffRole.florist.may(.ordersRefund) && StaffRole.florist.may(.ordersFulfil))
         #expect(StaffRole.service.may(.usersBan) && !StaffRole.service.may(.catalogWrite))
     }

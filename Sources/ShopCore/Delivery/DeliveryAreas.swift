@@ -1,0 +1,22 @@
+import SQL
+
+/// Which zone serves an address, inside the caller's transaction (checkout, the cart's preview, the
+/// quote). An address with a `region_code` is found by it; one typed by hand by its names looked up
+/// in the directory (`RegionDirectory.code(province:city:district:)`). The division and those above
+/// it are looked for among the zones' codes, most specific first. No zones: everyone is served
+/// (free); zones, and none holds the address (or its names match no division): `outsideArea`.
+struct DeliveryAreas: Sendable {
+    let regions: RegionDirectory
+    private let store = DeliveryZoneStore()
+
+    init(regions: RegionDirectory) { self.regions = regions }
+
+    func coverage(of address: Address, _ db: any SQLConnection) throws -> DeliveryCoverage {
+        let code = address.regionCode.flatMap { regions.region($0) != nil ? $0 : nil }
+            ?? regions.code(province: address.province, city: address.city, district: address.district)
+        let path = code.map { regions.path(to: $0).reversed().map(\.code) } ?? []
+        if let zone = try store.zone(listingAny: path, db) { return .zone(zone) }
+        guard try !store.any(db) else { throw DeliveryZoneError.outsideArea }
+        return .everywhere
+    }
+}
