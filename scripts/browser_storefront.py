@@ -342,9 +342,15 @@ class Storefront:
                          "the after-sale request on the order")
         if "售后（退款）" not in info.text or "处理中" not in info.text or not info.find_elements(By.CSS_SELECTOR, ".as-photo"):
             raise StepFailure(f"the request reads {info.text!r}")
-        sent = self.expect_call(200, "GET", f"/orders/{order['id']}", token=token)["after_sale"]
+        shown = self.expect_call(200, "GET", f"/orders/{order['id']}", token=token)
+        sent = shown["after_sale"]
         if sent["kind"] != "refund" or sent["amount_cents"] != refundable or len(sent["photo_urls"]) != 1:
             raise StepFailure(f"the request sent was {sent}")
+        # the recipient's page, for the buyer to send on: the order's tracking_url
+        link = self.wait(lambda: next(iter(self.order_card(order).find_elements(By.CSS_SELECTOR, ".tracking-line a")), None),
+                         "the recipient's page link on the delivered order")
+        if not shown.get("tracking_url") or link.get_attribute("href") != shown["tracking_url"] or "收花人" not in link.text:
+            raise StepFailure(f"the link reads {link.text!r} to {link.get_attribute('href')}, not {shown.get('tracking_url')}")
 
     def desktop_gallery(self):
         """At 1280 px: ‹ › arrows, a thumbnail strip of the API's thumbnail URLs, and ←/→ reach every picture."""

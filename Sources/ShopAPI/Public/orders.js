@@ -136,6 +136,10 @@ export function renderOrders(page, _params, query) {
       o.coupon ? h('p', { class: 'small order-coupon' }, `${t('coupon_discount')} ${o.coupon.code} · ${o.coupon.description} -${money(o.discount_cents)}`) : null,
       o.shipment ? h('p', { class: 'small' }, t('shipment', { c: o.shipment.carrier, n: o.shipment.tracking_number })) : null,
       o.delivery_photo_url ? h('img', { class: 'delivery-photo', src: o.delivery_photo_url, alt: t('status_delivered'), loading: 'lazy' }) : null,
+      // the recipient's page (no account needed): the buyer may send its link on
+      o.tracking_url && !['pending_payment', 'cancelled'].includes(o.status)
+        ? h('p', { class: 'small tracking-line' }, h('a', { href: o.tracking_url, target: '_blank', rel: 'noopener', dataset: { tracking: o.id } }, t('tracking_link')))
+        : null,
       o.refund ? h('p', { class: 'small refund-line' }, t('refund_line', { m: money(o.refund.amount_cents), s: t('refund_status_' + o.refund.status) })) : null,
       !o.refund && o.refunded_cents > 0 ? h('p', { class: 'small refund-line' }, t('refunded_line', { m: money(o.refunded_cents) })) : null,
       o.after_sale ? afterSaleInfo(o.after_sale) : null,
