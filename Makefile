@@ -1,6 +1,7 @@
 # Floral Shop: `make run` and `make test` are all a new machine needs.
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev libvips-dev libxml2 pkg-config
+BUILD_PACKAGES := libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev libvips-dev libxml2 pkg-config \
+	node-qrcode-generator
 POSTGRES_PACKAGES := postgresql-15
 CLUSTER_PACKAGES := haproxy curl $(POSTGRES_PACKAGES)
 BENCH_PACKAGES := wrk curl

@@ -76,6 +76,19 @@ struct ConventionsAPITests {
         }
     }
 
+    @Test func aBrowserLibraryIsServedFromWhereItsDebianPackageInstalledIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("floral-lib-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("qrcode.js")
+        try Data("var qrcode = function () {};".utf8).write(to: library)
+        let controller = StorefrontController(directory: nil, libraries: ["qrcode.js": library.path, "absent.js": directory.appendingPathComponent("no.js").path])
+        #expect(controller.files["vendor/qrcode.js"].map { String(decoding: $0.body, as: UTF8.self) } == "var qrcode = function () {};")
+        #expect(controller.files["vendor/qrcode.js"]?.contentType == "text/javascript; charset=utf-8")
+        #expect(controller.files["vendor/absent.js"] == nil, "a library not installed is not served")
+        #expect(StorefrontController.debianLibraries["qrcode.js"] == "/usr/share/javascript/qrcode-generator/qrcode.js")
+    }
+
     @Test func unknownFieldsAreIgnored() throws {
         let app = try TestAPI()
         let response = try app.send("POST", "/api/v1/auth/verification-codes",

@@ -10,18 +10,28 @@ struct StorefrontController {
                                "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png",
                                "json": "application/json; charset=utf-8", "ico": "image/x-icon"]
 
-    /// Loads every file of the bundled `Public/` folder and of its `vendor/` folder (libraries
-    /// copied from Debian packages), names only: no traversal.
-    init(directory: URL?) {
+    /// Browser libraries the storefront uses, served at `/assets/vendor/NAME` from where their
+    /// Debian package installs them for web servers (`/usr/share/javascript`), never copied into
+    /// the repository: `qrcode.js` is Kazuhiko Arase's qrcode-generator (MIT), Debian
+    /// `node-qrcode-generator` (in the Makefile's build packages), which draws WeChat Pay's `code_url`.
+    static let debianLibraries = ["qrcode.js": "/usr/share/javascript/qrcode-generator/qrcode.js"]
+
+    /// Loads every file of the bundled `Public/` folder (names only: no traversal) and each of
+    /// `libraries` that is installed.
+    init(directory: URL?, libraries: [String: String] = Self.debianLibraries) {
         var files: [String: (String, [UInt8])] = [:]
-        for (folder, prefix) in [(directory, ""), (directory?.appendingPathComponent("vendor"), "vendor/")] {
-            guard let folder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
+        if let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
             for name in names {
                 let ext = (name as NSString).pathExtension.lowercased()
                 guard let type = Self.contentTypes[ext],
-                      let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
-                files[prefix + name] = (type, [UInt8](data))
+                      let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { continue }
+                files[name] = (type, [UInt8](data))
             }
+        }
+        for (name, path) in libraries {
+            guard let type = Self.contentTypes[(name as NSString).pathExtension.lowercased()],
+                  let data = FileManager.default.contents(atPath: path) else { continue }
+            files["vendor/" + name] = (type, [UInt8](data))
         }
         self.files = files
     }
@@ -40,7 +50,7 @@ struct StorefrontController {
         try serve(try request.parameter("file"))
     }
 
-    /// A library the storefront uses as it came from its Debian package (`Public/vendor/README.md`).
+    /// A library the storefront uses, as its Debian package installed it (`debianLibraries`).
     func vendored(_ request: Request, _ context: Context) throws -> Response {
         try serve("vendor/" + (try request.parameter("file")))
     }

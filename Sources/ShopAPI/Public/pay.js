@@ -19,7 +19,7 @@ export function isPhone() {
 }
 
 let qrLibrary = null;
-/** Kazuhiko Arase's qrcode-generator (vendor/README.md), a classic script: loaded once, when needed. */
+/** Kazuhiko Arase's qrcode-generator (Debian node-qrcode-generator, served by the shop), a classic script: loaded once, when needed. */
 function loadQRCode() {
   if (!qrLibrary) {
     qrLibrary = new Promise((resolve, reject) => {
