@@ -14,7 +14,8 @@
 # (a script that wants a PostgreSQL of its own, like the fault test, sets all three).
 # The server runs as the `postgres` user (it refuses root, and CI is root); it listens on
 # 127.0.0.1 and on a Unix socket in .build/postgres-socket, with trust authentication: a
-# cluster for tests on one machine, never for data anyone keeps.
+# cluster for tests on one machine, never for data anyone keeps. pg_stat_statements is preloaded
+# (CREATE EXTENSION pg_stat_statements in a database to read it): the bench counts statements per request.
 # As root, when the postgres user cannot reach .build (a clone under /root, mode 700), the
 # cluster lives in /var/tmp/floral-postgres-<hash of the clone's path> instead.
 set -euo pipefail
@@ -91,7 +92,7 @@ start() {
         as_postgres "$bin/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
     fi
     if ! as_postgres "$bin/pg_ctl" -D "$data" -l "$log" -w -t 30 \
-            -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$socket" start >/dev/null; then
+            -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$socket -c shared_preload_libraries=pg_stat_statements" start >/dev/null; then
         echo "postgres.sh: the cluster in $data did not start (is port $port taken? PGPORT chooses another); see $log:" >&2
         tail -n 5 "$log" >&2 || true
         exit 1
