@@ -4,7 +4,10 @@
 # hello-world of the same run. Beside req/s and latency it samples the CPU time every process
 # group used during each run (/proc/<pid>/stat), so the rows show what one request costs in the
 # nodes, in PostgreSQL (primary + standby) and in HAProxy — on a 2-core machine they all share the
-# same cores, which is what limits the scaling here. Writes bench/out/cluster.md and prints it.
+# same cores, which is what limits the scaling here. It also counts the statements PostgreSQL ran
+# (pg_stat_statements on the primary and on the standby, the cluster preloads it) per request: the
+# figure that says whether adding nodes adds load on the one database, which this small machine can
+# measure even where its two cores cannot show the scaling. Writes bench/out/cluster.md and prints it.
 #
 #   bench/cluster.sh                     # 20,000 SKUs, 10 s per row
 #   DURATION=5 SKUS=5000 bench/cluster.sh
@@ -57,6 +60,7 @@ echo "== import of $SKUS SKUs into $CLUSTER_DATABASE"
 "$CLUSTER_SHOP" seed demo >/dev/null
 sku=$(psql "$SHOP_DATABASE_URL" -qAtc "select id from skus where code='BENCH-ORDERS-0'")
 product=$(psql "$SHOP_DATABASE_URL" -qAtc "select product_id from skus where code='BENCH-ORDERS-0'")
+psql "$SHOP_DATABASE_URL" -qAtc "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
 
 # CPU seconds (user + system) used so far by every process whose executable is $1.
 cpu_of() {
@@ -69,22 +73,42 @@ cpu_of() {
   echo "$ticks"
 }
 
+# Statements run in the bench database on the primary and on the standby since the last reset
+# (the counting itself left out).
+servers() { echo "$SHOP_DATABASE_URL"; scripts/postgres.sh standby-url "$CLUSTER_DATABASE" 2>/dev/null || true; }
+reset_statements() {
+  local url
+  for url in $(servers); do psql "$url" -qAtc "SELECT pg_stat_statements_reset()" >/dev/null 2>&1 || true; done
+}
+statements() {
+  local url total=0 n
+  for url in $(servers); do
+    n=$(psql "$url" -qAtc "SELECT COALESCE(SUM(s.calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+      WHERE d.datname = current_database() AND s.query NOT LIKE '%pg_stat_statements%'" 2>/dev/null || echo 0)
+    total=$((total + n))
+  done
+  echo "$total"
+}
+
 measure() { # name url [lua]
   local name=$1 url=$2 script=${3:-}
   local args=(-t2 -c32 -d"${DURATION}s" --latency)
   [ -n "$script" ] && args+=(-s "$script")
   local before_shop before_pg before_ha after_shop after_pg after_ha result
+  reset_statements
   before_shop=$(cpu_of shop); before_pg=$(cpu_of postgres); before_ha=$(cpu_of haproxy)
   result=$(wrk "${args[@]}" "$url")
   after_shop=$(cpu_of shop); after_pg=$(cpu_of postgres); after_ha=$(cpu_of haproxy)
+  local ran
+  ran=$(statements)
   local rps p50 p99 requests errors
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$result")
   p50=$(awk '$1 == "50%" {print $2}' <<<"$result")
   p99=$(awk '$1 == "99%" {print $2}' <<<"$result")
   requests=$(awk '/requests in/ {print $1}' <<<"$result")
   errors=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$result" | tr '\n' ' ')
-  printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "$rps" "$p50" "$p99" "$requests" \
-    $((after_shop - before_shop)) $((after_pg - before_pg)) $((after_ha - before_ha)) "${errors:-none}"
+  printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "$rps" "$p50" "$p99" "$requests" \
+    $((after_shop - before_shop)) $((after_pg - before_pg)) $((after_ha - before_ha)) "${errors:-none}" "$ran"
 }
 
 "$out/hello" $HELLO_PORT 4 & pids+=($!)
@@ -108,6 +132,7 @@ for n in $NODES; do
   export SKU=$sku
   echo "== $n node(s) behind HAProxy"
   rows+=("$(measure "GET /products/{id}, $n node(s)" "$api/products/$product")")
+  rows+=("$(measure "GET /products?per_page=20, $n node(s)" "$api/products?per_page=20")")
   rows+=("$(measure "POST /orders (buy now), $n node(s)" "$api/orders" bench/order_place.lua)")
 done
 
@@ -116,18 +141,19 @@ hz=$(getconf CLK_TCK)
 {
   echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores; wrk -t2 -c32, ${DURATION}s per row; $SKUS SKUs; release build; PostgreSQL primary + streaming standby; nodes with server.threads = 2 × cores and database.pool_size 10."
   echo
-  echo "| row | req/s | p50 | p99 | vs hello-world | CPU ms per request: nodes | PostgreSQL | HAProxy | PostgreSQL share | errors |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| row | req/s | p50 | p99 | vs hello-world | database statements per request | CPU ms per request: nodes | PostgreSQL | HAProxy | PostgreSQL share | errors |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
   for row in "${rows[@]}"; do
-    IFS='|' read -r name rps p50 p99 requests shop pg ha errors <<<"$row"
-    python3 - "$name" "$rps" "$p50" "$p99" "$requests" "$shop" "$pg" "$ha" "$errors" "$ceiling" "$hz" <<'PY'
+    IFS='|' read -r name rps p50 p99 requests shop pg ha errors ran <<<"$row"
+    python3 - "$name" "$rps" "$p50" "$p99" "$requests" "$shop" "$pg" "$ha" "$errors" "$ceiling" "$hz" "$ran" <<'PY'
 import sys
-name, rps, p50, p99, requests, shop, pg, ha, errors, ceiling, hz = sys.argv[1:]
+name, rps, p50, p99, requests, shop, pg, ha, errors, ceiling, hz, ran = sys.argv[1:]
 requests = max(int(requests), 1)
 ms = lambda ticks: int(ticks) / int(hz) * 1000 / requests
 total = ms(shop) + ms(pg) + ms(ha)
 share = f"{ms(pg) / total:.0%}" if total and "hello-world" not in name else "-"
-print(f"| {name} | {float(rps):,.0f} | {p50} | {p99} | {float(rps) / float(ceiling):.2f} | {ms(shop):.3f} | {ms(pg):.3f} | {ms(ha):.3f} | {share} | {errors} |")
+statements = "-" if "hello-world" in name else f"{int(ran or 0) / requests:.3f}"
+print(f"| {name} | {float(rps):,.0f} | {p50} | {p99} | {float(rps) / float(ceiling):.2f} | {statements} | {ms(shop):.3f} | {ms(pg):.3f} | {ms(ha):.3f} | {share} | {errors} |")
 PY
   done
 } | tee "$out/cluster.md"

@@ -71,17 +71,33 @@ python3 bench/gen_catalog.py "$work/big.csv" "$SKUS"
 export QUERIES="$work/queries.txt"
 python3 bench/gen_queries.py "$work/big.csv" "$QUERIES"
 
+# Statements PostgreSQL ran in the bench database since the last reset (pg_stat_statements;
+# the cluster preloads it), the counting itself left out; empty when STATEMENTS_URL is unset.
+statements() {
+  [ -n "${STATEMENTS_URL:-}" ] || return 0
+  psql "$STATEMENTS_URL" -qAtc "SELECT COALESCE(SUM(s.calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+    WHERE d.datname = current_database() AND s.query NOT LIKE '%pg_stat_statements%'"
+}
+reset_statements() {
+  [ -n "${STATEMENTS_URL:-}" ] || return 0
+  psql "$STATEMENTS_URL" -qAtc "SELECT pg_stat_statements_reset()" >/dev/null
+}
+
 measure() { # name connections url [lua]
   local name=$1 conns=$2 url=$3 script=${4:-}
   local args=(-t2 -c"$conns" -d"${DURATION}s" --latency)
   [ -n "$script" ] && args+=(-s "$script")
-  local result rps p50 p99
+  local result rps p50 p99 requests ran per="–"
+  reset_statements
   result=$(wrk "${args[@]}" "$url")
+  ran=$(statements)
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$result")
   p50=$(awk '$1 == "50%" {print $2}' <<<"$result")
   p99=$(awk '$1 == "99%" {print $2}' <<<"$result")
+  requests=$(awk '/requests in/ {print $1}' <<<"$result")
   errors=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$result" | tr '\n' ' ')
-  printf '%s|%s|%s|%s|%s|%s\n' "$name" "$conns" "$rps" "$p50" "$p99" "${errors:-none}"
+  [ -n "$ran" ] && per=$(python3 -c "print(f'{$ran / max(1, $requests):.3f}')")
+  printf '%s|%s|%s|%s|%s|%s|%s\n' "$name" "$conns" "$rps" "$p50" "$p99" "${errors:-none}" "$per"
 }
 
 rows=()
@@ -115,7 +131,9 @@ bench_engine() { # engine port
       pg_database="bench_$$"
       psql "$pg_admin" -qAtc "CREATE DATABASE $pg_database" >/dev/null
       export SHOP_DATABASE_URL="${pg_admin%/*}/$pg_database"; unset SHOP_DATABASE_PATH
-      lookup() { psql "$SHOP_DATABASE_URL" -qAtc "$1"; } ;;
+      lookup() { psql "$SHOP_DATABASE_URL" -qAtc "$1"; }
+      psql "$SHOP_DATABASE_URL" -qAtc "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+      export STATEMENTS_URL=$SHOP_DATABASE_URL ;;
   esac
 
   echo "== $label: import of $SKUS generated SKUs"
@@ -182,6 +200,11 @@ PY
     rows+=("$round|$(measure "GET /products?per_page=20 ($label)" 32 "$api/products?per_page=20")")
     rows+=("$round|$(measure "GET /products?per_page=20&category_id (largest category) ($label)" 32 "$api/products?per_page=20&category_id=$category")")
     rows+=("$round|$(measure "GET /products?q= mix of $(wc -l <"$QUERIES") queries, Zipf ($label)" 32 "$api/products" bench/search_mix.lua)")
+    # The same mix while orders land beside it (~20 a second): sales must not empty the kept pages.
+    python3 bench/orders_beside.py "$port" "$DURATION" 20 >"$work/beside-$engine-$round.txt" & local beside=$!
+    rows+=("$round|$(measure "GET /products?q= mix, ~20 orders/s beside it ($label)" 32 "$api/products" bench/search_mix.lua)")
+    wait "$beside"
+    echo "   beside the mix: $(cat "$work/beside-$engine-$round.txt")"
     rows+=("$round|$(measure "GET /products?q=玫瑰 ($label)" 32 "$api/products?q=%E7%8E%AB%E7%91%B0&per_page=20")")
     rows+=("$round|$(measure "GET /products?q=红玫瑰花束 ($label)" 32 "$api/products?q=%E7%BA%A2%E7%8E%AB%E7%91%B0%E8%8A%B1%E6%9D%9F&per_page=20")")
     rows+=("$round|$(measure "POST /cart/items + DELETE /cart ($label)" 32 "$api/cart/items" bench/cart_add.lua)")
@@ -189,6 +212,7 @@ PY
   done
 
   kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
+  unset STATEMENTS_URL
 }
 
 port=18190
@@ -202,11 +226,14 @@ done
   echo
   for line in "${imports[@]}"; do echo "Import of $SKUS generated SKUs (\`shop import catalog\`, release), $line"; echo; done
   for line in "${colds[@]}"; do echo "Cold searches (each query's first answer on a fresh node), $line"; echo; done
-  echo "| endpoint | round | connections | req/s | p50 | p99 | vs hello-world | errors |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "(statements/request: PostgreSQL statements in the bench database per request, pg_stat_statements, each node's"
+  echo "version readings included; – where no database server is asked)"
+  echo
+  echo "| endpoint | round | connections | req/s | p50 | p99 | vs hello-world | statements/request | errors |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   for row in "${rows[@]}"; do
-    IFS='|' read -r round name conns rps p50 p99 errors <<<"$row"
+    IFS='|' read -r round name conns rps p50 p99 errors per <<<"$row"
     ratio=$(python3 -c "print(f'{float(\"$rps\") / float(\"${ceiling[$round-$conns]}\"):.2f}')")
-    echo "| $name | $round | $conns | $rps | $p50 | $p99 | $ratio | $errors |"
+    echo "| $name | $round | $conns | $rps | $p50 | $p99 | $ratio | $per | $errors |"
   done
 } | tee "$out/latest.md"

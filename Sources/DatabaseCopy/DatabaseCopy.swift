@@ -9,7 +9,7 @@ import SQL
 public struct DatabaseCopy: Sendable {
     /// Tables the PostgreSQL migrations fill themselves (fixed rows): the copy replaces their
     /// rows instead of calling the target non-empty.
-    public static let seededByMigrations: Set<String> = ["catalog_version", "catalog_changes", "favorite_changes"]
+    public static let seededByMigrations: Set<String> = ["catalog_version", "catalog_changes"]
 
     public let source: any Database
     public let target: any Database

@@ -19,8 +19,10 @@ public struct ShopAPI: Sendable {
     /// `server`: the HTTP settings the routes need (body limit, trusted proxies, CORS origins).
     /// `document`: the OpenAPI document served at `/openapi.json` (`shop` passes the one built into
     /// it); without it, the file at `documentPath`, relative to the working directory.
+    /// `ticks`: monotonic nanoseconds, for the age of kept catalogue bodies (tests move it by hand).
     public init(shop: Shop, server: ServerSettings = ServerSettings(), documentPath: String = "openapi.json", document: [UInt8]? = nil,
-                metrics: MetricsRegistry = MetricsRegistry()) {
+                metrics: MetricsRegistry = MetricsRegistry(),
+                ticks: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         let offloadTargets = ShopBulkheads.make(shop.config)
         self.offloadTargets = offloadTargets
         bodyLimits = ["POST \(UploadController.path)": max(shop.config.media.maxUploadBytes, server.maxBodyBytes)]
@@ -66,7 +68,8 @@ public struct ShopAPI: Sendable {
         UploadController(media: shop.media)
             .register(api.group("", middleware: [BuyerOrStaffAuthMiddleware(accounts: shop.accounts, staff: shop.staff)]))
         let personalised = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts, required: false)])
-        CatalogController(catalog: shop.catalog, favorites: shop.favorites).register(api, personalised: personalised)
+        CatalogController(catalog: shop.catalog, favorites: shop.favorites, cache: ResponseCache(now: ticks))
+            .register(api, personalised: personalised)
         FavoriteController(favorites: shop.favorites).register(signedIn)
         CartController(carts: shop.carts).register(signedIn)
         AddressController(addresses: shop.addresses).register(signedIn)

@@ -15,6 +15,11 @@ public final class Shop: Sendable {
     /// anything a user just wrote (cart, orders, addresses, their own likes and follows) is read
     /// from `pool`, the primary.
     public let reads: any Database
+    /// The catalogue's versions in memory (PostgreSQL only; nil on SQLite, where reading them is a
+    /// call into the same process): `shop serve` refreshes them when told of a change
+    /// (`NotificationListener`) and on a heartbeat, and the catalogue checks kept answers against
+    /// them without a statement.
+    public let catalogVersions: PushedCatalogVersions?
     public let config: Config
     public let clock: Clock
     public let random: SecureRandom
@@ -61,10 +66,16 @@ public final class Shop: Sendable {
                 random: SecureRandom = SecureRandom(), logger: Logger, migrator: Migrator,
                 codeSender: (any CodeSender)? = nil, images: (any ImageProcessor)? = nil,
                 noticeSender: (any NoticeSender)? = nil) throws {
+        // On PostgreSQL this node's writes are counted, so its catalogue versions in memory are
+        // read again after any of them: a node sees its own changes at once.
+        let writes = WriteGeneration()
+        let pool: any Database = pool.dialect == .postgresql ? WriteCountingDatabase(pool, generation: writes) : pool
         self.pool = pool
         self.search = search
         let reads: any Database = replica.map { ReplicaReads(primary: pool, replica: $0) } ?? pool
         self.reads = reads
+        let catalogVersions = pool.dialect == .postgresql ? PushedCatalogVersions(pool: reads, writes: writes) : nil
+        self.catalogVersions = catalogVersions
         self.config = config
         self.clock = clock
         self.random = random
@@ -78,7 +89,8 @@ public final class Shop: Sendable {
         staff = try StaffService(pool: pool, settings: config.auth, lifetimeHours: config.admin.tokenLifetimeHours, clock: clock,
                                  random: random, credentials: accounts.credentials)
         audit = AuditLog(pool: pool)
-        catalog = CatalogService(pool: reads, search: search, clock: clock, logger: logger, settings: config.search)
+        catalog = CatalogService(pool: reads, search: search, clock: clock, logger: logger, settings: config.search,
+                                 versions: catalogVersions)
         media = MediaLibrary(processor: images, settings: config.media, clock: clock)
         catalogImporter = CatalogImporter(pool: pool, search: search, clock: clock, maxBytes: config.catalog.importMaxBytes,
                                           mediaPath: config.media.path, media: media)

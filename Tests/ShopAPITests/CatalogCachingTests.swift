@@ -32,7 +32,7 @@ private struct TwoNodes {
         app = try TestAPI()
         skus = try app.orderSeed([("A", "10.00", 5), ("B", "20.00", 1)])
         nodeA = Node(api: app.api)
-        nodeB = Node(api: ShopAPI(shop: try app.testShop.reopened { _ in }))
+        nodeB = Node(api: ShopAPI(shop: try app.testShop.reopened { _ in }, ticks: TestAPI.ticks(of: app.clock)))
     }
 
     func product(_ sku: String) throws -> Int64 {
@@ -179,9 +179,9 @@ struct CatalogCachingTests {
         let nodes = try TwoNodes()
         let page = try nodes.page("A")
         let buyer = try nodes.app.orderBuyer("13900000001")
-        _ = try nodes.order("A", quantity: 2, buyer: buyer, key: "cache-expiry")
+        _ = try nodes.order("A", quantity: 5, buyer: buyer, key: "cache-expiry")
         let held = try nodes.nodeB.send(page)
-        #expect(held.skuStocks == [3])
+        #expect(held.skuStocks == [0], "a stock-out is shown at once")
 
         nodes.app.clock.advance(by: Double(nodes.app.shop.config.orders.paymentTimeoutMinutes * 60 + 1))
         #expect(try nodes.app.shop.orders.sweep().cancelled == 1)
@@ -189,6 +189,35 @@ struct CatalogCachingTests {
         let after = try nodes.nodeB.send(page, ifNoneMatch: [try #require(held.etag)])
         #expect(after.status == 200)
         #expect(after.skuStocks == [5])
+    }
+
+    @Test func stockThatStaysAboveZeroIsShownWithinTheCountersAgeWhileAStockOutIsShownAtOnce() throws {
+        let nodes = try TwoNodes()
+        let page = try nodes.page("A")
+        let id = try nodes.product("A")
+        let before = try nodes.nodeB.send(page)
+        let listBefore = try nodes.nodeB.send("/api/v1/products")
+        #expect(before.skuStocks == [5])
+        let buyer = try nodes.app.orderBuyer("13900000001")
+        _ = try nodes.order("A", quantity: 2, buyer: buyer, key: "cache-counters")
+
+        // A sale moves no version: the kept page (and its tag) is served on until it is
+        // `countersMaxAge` old, then read again with the stock and sales the sale left.
+        #expect(try nodes.nodeB.send(page, ifNoneMatch: [try #require(before.etag)]).status == 304)
+        #expect(try nodes.nodeB.send("/api/v1/products", ifNoneMatch: [try #require(listBefore.etag)]).status == 304)
+        nodes.app.clock.advance(by: Double(CatalogController.countersMaxAge.components.seconds) + 1)
+        let aged = try nodes.nodeB.send(page, ifNoneMatch: [try #require(before.etag)])
+        #expect(aged.status == 200)
+        #expect(aged.skuStocks == [3])
+
+        // Selling the last three is a stock-out: every node shows it on the next request.
+        _ = try nodes.order("A", quantity: 3, buyer: buyer, key: "cache-counters-out")
+        for node in [nodes.nodeA, nodes.nodeB] {
+            let out = try node.send(page)
+            #expect(out.skuStocks == [0])
+            #expect(out.product?.shared.inStock == false)
+            #expect(try node.send("/api/v1/products").item(id)?.inStock == false)
+        }
     }
 
     @Test func aPriceChangeByImportIsShownAtOnceInThePageAndTheList() throws {
@@ -210,16 +239,20 @@ struct CatalogCachingTests {
         #expect(list.item(id)?.priceCents == 880)
     }
 
-    @Test func anOperatorsOwnSQLOnStockOrNamesIsShownAtOnce() throws {
+    @Test func anOperatorsOwnSQLOnAStockOutARestockOrNamesIsShownAtOnce() throws {
         let nodes = try TwoNodes()
         let page = try nodes.page("A")
         let before = try nodes.nodeB.send(page)
         try nodes.app.shop.pool.write { db in
+            _ = try db.run("UPDATE skus SET stock = 0 WHERE code = 'A'")
+        }
+        let soldOut = try nodes.nodeB.send(page, ifNoneMatch: [try #require(before.etag)])
+        #expect(soldOut.status == 200)
+        #expect(soldOut.skuStocks == [0])
+        try nodes.app.shop.pool.write { db in
             _ = try db.run("UPDATE skus SET stock = 42 WHERE code = 'A'")
         }
-        let restocked = try nodes.nodeB.send(page, ifNoneMatch: [try #require(before.etag)])
-        #expect(restocked.status == 200)
-        #expect(restocked.skuStocks == [42])
+        #expect(try nodes.nodeB.send(page).skuStocks == [42], "back from zero is shown at once too")
 
         // A SKU's name is on the page but not in the product row: its own trigger moves the version.
         try nodes.app.shop.pool.write { db in
@@ -271,7 +304,7 @@ struct CatalogCachingTests {
         }
         #expect(try nodes.nodeB.send("/api/v1/products", query: ["q": "束a"]).body == first.body)
         #expect(try Node(api: ShopAPI(shop: nodes.app.shop)).send("/api/v1/products", query: ["q": "束a"]).text.contains("新款"))
-        try nodes.app.shop.pool.write { db in _ = try db.run("UPDATE skus SET stock = 9 WHERE code = 'A'") }
+        try nodes.app.shop.pool.write { db in _ = try db.run("UPDATE skus SET price_cents = 990 WHERE code = 'A'") }
         #expect(try nodes.nodeB.send("/api/v1/products", query: ["q": "束a"]).text.contains("新款"))
         // Each query (as sent) and page is kept on its own.
         let other = try nodes.nodeB.send("/api/v1/products", query: ["q": "束B"])
@@ -363,9 +396,13 @@ private func withoutChangeCounters(on table: String, _ db: any SQLConnection, _ 
         try body()
         for (_, sql) in triggers { try db.execute(script: sql) }
     case .postgresql:
-        try db.run("ALTER TABLE \(SQLIdentifier(table)) DISABLE TRIGGER \(SQLIdentifier("catalog_changes_" + table))")
+        let triggers = try db.query("""
+            SELECT t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+            WHERE c.relname = \(table) AND c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE 'catalog_changes_%'
+            """).map { try $0.string("name") }
+        for name in triggers { try db.run("ALTER TABLE \(SQLIdentifier(table)) DISABLE TRIGGER \(SQLIdentifier(name))") }
         try body()
-        try db.run("ALTER TABLE \(SQLIdentifier(table)) ENABLE TRIGGER \(SQLIdentifier("catalog_changes_" + table))")
+        for name in triggers { try db.run("ALTER TABLE \(SQLIdentifier(table)) ENABLE TRIGGER \(SQLIdentifier(name))") }
     }
 }
 
@@ -383,17 +420,19 @@ struct CatalogChangeCounterTests {
         }
     }
 
-    @Test func everyWriteToAProductItsSKUsItsImagesOrACategoryMovesTheCounters() throws {
+    @Test func everyWriteToAProductItsSKUsItsImagesOrACategoryMovesTheCountersButPerClickCountersDoNot() throws {
         let app = try TestAPI()
         try app.orderSeed([("A", "10.00", 5)])
         let product = try #require(try app.shop.pool.read { db in try db.scalarInt("SELECT product_id FROM skus WHERE code = 'A'") })
         let category = try #require(try app.shop.pool.read { db in try db.scalarInt("SELECT category_id FROM products WHERE id = \(product)") })
         let ofTheProduct: [(String, SQL)] = [
             ("title", "UPDATE products SET title = '改' WHERE id = \(product)"),
-            ("sales", "UPDATE products SET sales = sales + 1 WHERE id = \(product)"),
             ("status", "UPDATE products SET status = 'off_sale' WHERE id = \(product)"),
-            ("stock", "UPDATE skus SET stock = stock - 1 WHERE product_id = \(product)"),
+            ("a stock-out", "UPDATE skus SET stock = 0 WHERE product_id = \(product)"),
+            ("back in stock", "UPDATE skus SET stock = 5 WHERE product_id = \(product)"),
             ("a SKU's price", "UPDATE skus SET price_cents = 990 WHERE product_id = \(product)"),
+            ("a SKU off sale", "UPDATE skus SET status = 'off_sale' WHERE product_id = \(product)"),
+            ("a SKU on sale", "UPDATE skus SET status = 'on_sale' WHERE product_id = \(product)"),
             ("a SKU's name", "UPDATE skus SET name = '改' WHERE product_id = \(product)"),
             ("a new SKU", """
                 INSERT INTO skus (product_id, code, name, price_cents, original_price_cents, stock, created_at, updated_at)
@@ -410,6 +449,18 @@ struct CatalogChangeCounterTests {
             let after = try counters(of: product, app.shop)
             #expect(after.product > before.product, "\(change)")
             #expect(after.sum > before.sum, "\(change)")
+        }
+        // Per-click counters: shown up to `countersMaxAge` old, they move nothing.
+        let perClick: [(String, SQL)] = [
+            ("sales", "UPDATE products SET sales = sales + 1 WHERE id = \(product)"),
+            ("stock that stays above zero", "UPDATE skus SET stock = stock - 1 WHERE product_id = \(product)"),
+            ("a favourite", "INSERT INTO product_favorite_counts (product_id, favorites_count) VALUES (\(product), 1)"),
+            ("another favourite", "UPDATE product_favorite_counts SET favorites_count = 2 WHERE product_id = \(product)"),
+        ]
+        for (change, sql) in perClick {
+            let before = try counters(of: product, app.shop)
+            try app.shop.pool.write { db in _ = try db.run(sql) }
+            #expect(try counters(of: product, app.shop) == before, "\(change)")
         }
         let elsewhere: [(String, SQL)] = [
             ("a new category", "INSERT INTO categories (name, parent_id, path, position) VALUES ('新', NULL, '新', 9)"),
@@ -435,10 +486,10 @@ struct CatalogChangeCounterTests {
         let product = try #require(try app.shop.pool.read { db in try db.scalarInt("SELECT product_id FROM skus WHERE code = 'A'") })
         let before = try counters(of: product, app.shop)
         try app.shop.pool.write { db in
-            for _ in 0..<3 { _ = try db.run("UPDATE skus SET stock = stock - 1 WHERE code = 'A'") }
+            for _ in 0..<3 { _ = try db.run("UPDATE skus SET price_cents = price_cents + 1 WHERE code = 'A'") }
         }
         #expect(try counters(of: product, app.shop) == Counters(product: before.product + 1, sum: before.sum + 1))
-        try app.shop.pool.write { db in _ = try db.run("UPDATE skus SET stock = stock + 1 WHERE code = 'A'") }
+        try app.shop.pool.write { db in _ = try db.run("UPDATE skus SET price_cents = price_cents + 1 WHERE code = 'A'") }
         #expect(try counters(of: product, app.shop).product == before.product + 2, "the next transaction moves it again")
     }
 }

@@ -87,7 +87,13 @@ public final class TestAPI: @unchecked Sendable {
     public init(server: ServerSettings = ServerSettings(), _ configure: (inout Config) -> Void = { _ in }) throws {
         testShop = try TestShop(directoryPrefix: "shopapi-tests", processesImages: true, configure)
         self.server = server
-        api = ShopAPI(shop: testShop.shop, server: server)
+        api = ShopAPI(shop: testShop.shop, server: server, ticks: Self.ticks(of: testShop.clock))
+    }
+
+    /// Monotonic nanoseconds that move with `clock` (so `clock.advance(by:)` also ages kept
+    /// catalogue bodies): what a `ShopAPI` made in a test takes as `ticks`.
+    public static func ticks(of clock: ManualClock) -> @Sendable () -> UInt64 {
+        { UInt64(clock.now.timeIntervalSince1970 * 1_000_000_000) }
     }
 
     /// Sends one request through the whole middleware chain; `json` is serialised as the body (untyped on

@@ -5,8 +5,11 @@ import ShopCore
 ///
 /// The category tree, product lists and product pages carry a strong `ETag` (a digest of the
 /// body) and answer a matching `If-None-Match` with 304. Their encoded bodies are kept in
-/// `cache` with the catalogue version they were read at, and served again only while one read
-/// of that version from the database (the same on every node) says nothing has changed. None
+/// `cache` with the catalogue version they were read at, and served again only while that
+/// version (the same on every node) says nothing has changed: read from the database, or on
+/// PostgreSQL from the versions the node holds in memory, told of changes within
+/// `PushedCatalogVersions.maxStaleness`. Sales and favourites counts do not move the version: a
+/// body shows them up to `countersMaxAge` old. None
 /// of these bodies depends on who asks, so one copy serves everyone: a bearer token on
 /// `GET /products` only names the searcher of a search (a signed-in product page, which says
 /// whether the caller keeps the product, is read per caller and never kept). A search's page is kept like a list's
@@ -20,6 +23,11 @@ struct CatalogController {
     static let revalidate = "no-cache"
     /// The tree shows no stock or price; a minute-old copy is harmless.
     static let categoryTreeLifetime = "public, max-age=60"
+    /// How old the per-click counters of a kept body may be (sales and favourites counts, stock
+    /// while it stays above zero): they do not move the catalogue's version (migration 0041), so
+    /// a body older than this is read again even at the same version. Price, a stock-out, title
+    /// and status always move the version: they are never this stale.
+    static let countersMaxAge: Duration = .seconds(5)
 
     init(catalog: CatalogService, favorites: FavoriteService, cache: ResponseCache<CatalogCacheKey> = ResponseCache()) {
         self.catalog = catalog
@@ -94,7 +102,7 @@ struct CatalogController {
     private func answer<Value>(_ request: Request, key: CatalogCacheKey, cacheControl: String,
                                read: (Int64?) throws -> Versioned<Value>,
                                encode: (Value) throws -> Response) throws -> Response {
-        let held = cache.entry(for: key)
+        let held = cache.entry(for: key, maxAge: Self.countersMaxAge)
         let representation: Representation
         switch try read(held?.version) {
         case .unchanged:

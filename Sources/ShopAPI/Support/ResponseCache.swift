@@ -1,4 +1,5 @@
 import Crypto
+import Dispatch
 import HTTP
 import Synchronization
 
@@ -37,6 +38,8 @@ final class ResponseCache<Key: Hashable & Sendable>: Sendable {
     struct Entry: Sendable {
         let version: Int64
         let representation: Representation
+        /// When it was stored (monotonic nanoseconds): its counters' age.
+        let storedAt: UInt64
     }
 
     struct Limits: Sendable {
@@ -64,18 +67,28 @@ final class ResponseCache<Key: Hashable & Sendable>: Sendable {
 
     let limits: Limits
     private let state = Mutex(State())
+    private let now: @Sendable () -> UInt64
 
-    init(limits: Limits = .standard) {
+    init(limits: Limits = .standard, now: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         self.limits = limits
+        self.now = now
     }
 
-    /// The entry held for `key`, whatever its version.
-    func entry(for key: Key) -> Entry? {
-        state.withLock { state in
+    /// The entry held for `key`, whatever its version, unless it was stored more than `maxAge`
+    /// ago (what it shows besides its version, such as sales counts, may have moved since).
+    func entry(for key: Key, maxAge: Duration? = nil) -> Entry? {
+        let limit = maxAge.map { (now: now(), nanoseconds: Self.nanoseconds($0)) }
+        return state.withLock { state in
             guard let slot = state.slots[key] else { return nil }
+            if let limit, limit.now > slot.entry.storedAt, limit.now - slot.entry.storedAt > limit.nanoseconds { return nil }
             if !slot.used { state.slots[key]?.used = true }
             return slot.entry
         }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 
     /// Keeps `representation` as what `key` answered at `version`, evicting as needed.
@@ -83,7 +96,7 @@ final class ResponseCache<Key: Hashable & Sendable>: Sendable {
         let size = representation.body.count
         guard size <= limits.entryBytes, limits.entries > 0 else { return }
         state.withLock { state in
-            let entry = Entry(version: version, representation: representation)
+            let entry = Entry(version: version, representation: representation, storedAt: now())
             if let old = state.slots[key] {
                 // A reader that began before a newer one may finish after it: keep the newer.
                 guard old.entry.version <= version else { return }

@@ -5,8 +5,11 @@ import SQL
 /// earlier, on this node or another, is still what the database holds.
 ///
 /// Two counters, because they answer two questions and merging them would cost either way:
-/// - `catalog_changes` (0015, 64 shards): anything a catalogue response shows moved, stock and
-///   sales included, so every order moves it. Kept responses (`version`, `version(of:)`).
+/// - `catalog_changes` (0015, 64 shards): anything a catalogue response shows moved. Since 0041
+///   per-click counters do not move it: sales, favourites, and stock while it stays above zero
+///   (a stock-out, a price, a title, a status always do), so an order rarely moves it and kept
+///   pages outlive sales; they show those counters up to `CatalogController.countersMaxAge` old.
+///   Kept responses (`version`, `version(of:)`).
 /// - `catalog_version` (0008, text changes since 0013, once per transaction on PostgreSQL since
 ///   0018): which products a list or search can find moved. Orders do not move it, so list totals
 ///   and a search's tier counts (`indexVersion`), the costly part of a list, outlive every sale.
@@ -16,13 +19,16 @@ struct CatalogChanges {
     /// Counters in the table, one per `product_id % shards` (the migration's CHECK says the same).
     static let shards: Int64 = 64
 
-    /// What a product page shows moved: its own counter (shared with the ids ≡ it mod `shards`)
-    /// plus the same shard's counter of favourites (0024), which no list or tree version includes.
+    /// The counter of `product`'s shard.
+    static func shard(of product: ProductID) -> Int64 {
+        ((product.rawValue % shards) + shards) % shards
+    }
+
+    /// What a product page shows moved (its favourites count aside: a per-click counter, shown up
+    /// to a few seconds old, see `CatalogController.countersMaxAge`): its own counter, shared with
+    /// the ids ≡ it mod `shards`.
     func version(of product: ProductID, _ db: any SQLConnection) throws -> Int64 {
-        let shard = ((product.rawValue % Self.shards) + Self.shards) % Self.shards
-        return try db.scalarInt("""
-            SELECT (SELECT version FROM catalog_changes WHERE shard = \(shard)) + (SELECT version FROM favorite_changes WHERE shard = \(shard))
-            """) ?? 0
+        try db.scalarInt("SELECT version FROM catalog_changes WHERE shard = \(Self.shard(of: product))") ?? 0
     }
 
     /// Anything in the catalogue moved: the sum of the counters (each only ever goes up).
@@ -44,6 +50,22 @@ struct CatalogChanges {
                    (SELECT version FROM catalog_version WHERE id = 1) AS search_index
             """)
         return (try row?.decode("catalog", as: Int64?.self) ?? 0, try row?.decode("search_index", as: Int64?.self) ?? 0)
+    }
+
+    /// Every counter and the search index's version, in one statement: what
+    /// `PushedCatalogVersions` holds.
+    func snapshot(_ db: any SQLConnection) throws -> CatalogVersions {
+        var shards = [Int64](repeating: 0, count: Int(Self.shards))
+        var index: Int64 = 0
+        for row in try db.query("""
+            SELECT shard, version FROM catalog_changes
+            UNION ALL SELECT \(Self.shards) AS shard, version FROM catalog_version WHERE id = 1
+            """) {
+            let shard: Int64 = try row.decode("shard")
+            let version: Int64 = try row.decode("version")
+            if shard == Self.shards { index = version } else { shards[Int(shard)] = version }
+        }
+        return CatalogVersions(shards: shards, index: index)
     }
 }
 

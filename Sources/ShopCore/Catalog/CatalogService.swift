@@ -12,11 +12,17 @@ public struct CatalogService: Sendable {
     private let changes = CatalogChanges()
     private let recorder: SearchRecorder
     private let throttle: SearchThrottle
+    /// The catalogue's versions in memory, where a node is told of changes (PostgreSQL under
+    /// `shop serve`): a kept answer is then checked without a statement. Nil, or versions it cannot
+    /// vouch for: each check reads the version from the database.
+    private let versions: PushedCatalogVersions?
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
 
-    public init(pool: any Database, search engine: any SearchEngine, clock: Clock, logger: Logger, settings: Config.Search) {
+    public init(pool: any Database, search engine: any SearchEngine, clock: Clock, logger: Logger, settings: Config.Search,
+                versions: PushedCatalogVersions? = nil) {
         self.pool = pool
+        self.versions = versions
         store = CatalogStore(search: engine)
         search = SearchStore(engine: engine)
         self.clock = clock
@@ -34,8 +40,9 @@ public struct CatalogService: Sendable {
     /// The category tree, unless nothing in the catalogue changed since version `known` (nil: the
     /// caller holds no copy).
     public func categoryTree(unlessAt known: Int64?) throws -> Versioned<[CategoryNode]> {
-        // The usual answer, "unchanged", costs one statement; a change reads again in one snapshot.
-        if let known, try pool.readEach({ try changes.version($0) }) == known { return .unchanged }
+        // The usual answer, "unchanged", costs no statement with versions in memory, else one; a
+        // change reads again in one snapshot.
+        if let known, try catalogVersion() == known { return .unchanged }
         return try pool.read { db in
             let version = try changes.version(db)
             if version == known { return .unchanged }
@@ -72,6 +79,13 @@ public struct CatalogService: Sendable {
     /// nil when there is no `known` or the catalogue moved.
     private func unchangedProducts(_ query: ProductQuery, since known: Int64?) throws -> (Versioned<Page<ProductSummary>>, Int?)? {
         guard let known else { return nil }
+        if let versions = versions?.current() {
+            guard versions.catalog == known else { return nil }
+            guard query.text != nil else { return (.unchanged, nil) }
+            let total = try store.cachedSearchTotal(query, indexVersion: versions.index)
+                ?? pool.readEach { try store.searchTotal(query, indexVersion: versions.index, $0) }
+            return (.unchanged, total)
+        }
         return try pool.readEach { db in
             guard query.text != nil else { return try changes.version(db) == known ? (.unchanged, nil) : nil }
             let versions = try changes.versionAndIndexVersion(db)
@@ -83,13 +97,21 @@ public struct CatalogService: Sendable {
     /// A product page, unless nothing it shows changed since version `known` (a version of this
     /// product's counter: compare it only with what this method answered for the same id).
     public func product(_ id: ProductID, unlessAt known: Int64?) throws -> Versioned<ProductDetail> {
-        if let known, try pool.readEach({ try changes.version(of: id, $0) }) == known { return .unchanged }
+        if let known, try versions?.current()?.of(id) ?? pool.readEach({ try changes.version(of: id, $0) }) == known {
+            return .unchanged
+        }
         return try pool.read { db in
             let version = try changes.version(of: id, db)
             if version == known { return .unchanged }
             guard let detail = try CatalogStore.product(id, db) else { throw CatalogError.productNotFound }
             return .current(detail, version: version)
         }
+    }
+
+    /// The whole catalogue's version: from memory when it can be vouched for, else read.
+    private func catalogVersion() throws -> Int64 {
+        if let versions = versions?.current() { return versions.catalog }
+        return try pool.readEach { try changes.version($0) }
     }
 
     /// Counts a search (any page) against its client address's limit; lists without `q` are not searches.

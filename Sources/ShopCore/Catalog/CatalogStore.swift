@@ -57,6 +57,12 @@ struct CatalogStore {
         return try search.total(request, at: indexVersion, db)
     }
 
+    /// `searchTotal` when the search's counts are remembered at `indexVersion`, else nil (no statement).
+    func cachedSearchTotal(_ query: ProductQuery, indexVersion: Int64) -> Int? {
+        guard let request = Self.searchRequest(query, filters: Self.filters(query), order: Self.order(query)) else { return 0 }
+        return search.cachedTotal(request, at: indexVersion)
+    }
+
     private static func searchRequest(_ query: ProductQuery, filters: [SQL], order: SQL?) -> ProductSearch.Request? {
         guard let text = query.text else { return nil }
         let folded = SearchText.fold(text)

@@ -87,6 +87,11 @@ struct ProductSearch {
         return try counts(match, request, version: version, db).tiers.reduce(0, +)
     }
 
+    /// `total` when the counts are remembered at `version`, else nil (no statement).
+    func cachedTotal(_ request: Request, at version: Int64) -> Int? {
+        totals.counts(for: request.key, at: version)?.tiers.reduce(0, +)
+    }
+
     /// The titles of up to `limit` on-sale products whose title contains the folded `text`, best
     /// sellers first (for suggestions).
     func titleMatches(_ text: String, limit: Int, _ db: any SQLConnection) throws -> [String] {

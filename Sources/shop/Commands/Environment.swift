@@ -3,6 +3,7 @@ import Images
 import PostgreSQL
 import PostgreSQLSearch
 import SQL
+import Synchronization
 import SQLite
 import ShopAPI
 import SQLiteSearch
@@ -140,6 +141,28 @@ enum ShopEnvironment {
         }
         return try Shop(pool: pool, replica: replica, search: search(config), config: config, notifyURL: PaymentWebhooks.notifyURL,
                         clock: .system, logger: logger, migrator: migrator, images: try VipsImageProcessor())
+    }
+
+    /// On PostgreSQL, what keeps `shop.catalogVersions` current on a serving node: it listens for
+    /// the catalogue's change notifications and reads the versions after each, and on a heartbeat
+    /// (logging when reading them starts and stops failing). Nil on SQLite.
+    static func catalogListener(_ shop: Shop, config: Config, logger: Logger) -> NotificationListener? {
+        guard let versions = shop.catalogVersions, case .postgresql(let url) = config.databaseLocation else { return nil }
+        let failing = Mutex(false)
+        return NotificationListener(url: url, channel: PushedCatalogVersions.channel,
+                                    heartbeatMilliseconds: PushedCatalogVersions.heartbeatMilliseconds) { _ in
+            do {
+                try versions.refresh()
+                if failing.withLock({ was in defer { was = false }; return was }) {
+                    logger.info("catalogue versions are read again; kept pages need no statement")
+                }
+            } catch {
+                if !failing.withLock({ was in defer { was = true }; return was }) {
+                    logger.warning("cannot read the catalogue versions; kept pages are checked against the database",
+                                   ["error": String(describing: error)])
+                }
+            }
+        }
     }
 
     static func logger(_ config: Config) -> Logger {

@@ -69,6 +69,8 @@ struct ServeCommand: Command {
         sweeper.start()
         let dispatcher = NoticeDispatcher(outbox: shop.noticeOutbox, logger: logger, onRun: { [metrics = api.metrics] in metrics.noticesDispatched($0) })
         dispatcher.start()
+        let catalogListener = ShopEnvironment.catalogListener(shop, config: config, logger: logger)
+        catalogListener?.start()
         logger.info("serving", ["address": "http://\(serverSettings.host):\(server.port)", "env": config.app.env.rawValue,
                                 "threads": String(serverSettings.threads),
                                 "metrics": metricsServer.map { "http://\(serverSettings.metricsHost):\($0.port)/metrics" } ?? "off"])
@@ -83,6 +85,7 @@ struct ServeCommand: Command {
             metricsServer?.stop(grace: 1)
             sweeper.stop()
             dispatcher.stop()
+            catalogListener?.stop()
             shop.catalog.flushSearches()
             logger.info("stopped")
         }
