@@ -188,11 +188,16 @@ def main():
             after = statements(a)
             ran = {q: after[q] - before.get(q, 0) for q in after if after[q] != before.get(q, 0)}
             versions = sum(n for q, n in ran.items() if "FROM catalog_changes" in q and "UNION ALL" in q)
+            # Background work runs meanwhile (the notices dispatcher, the sweeper): only a statement on
+            # the catalogue would be a kept page asking the database.
+            catalogue = ("products", "skus", "categories", "catalog_changes", "catalog_version", "product_images")
             others = {q: n for q, n in ran.items() if not ("FROM catalog_changes" in q and "UNION ALL" in q)
-                      and "pg_stat_statements" not in q}
+                      and any(word in q for word in catalogue)}
             assert not others, f"kept pages ran statements: {others}"
-            print(f"ok  1000 kept pages through B in {elapsed:.2f} s ran no statement; the two nodes read the "
-                  f"versions {versions} times meanwhile ({versions / 1000:.3f} statements per request)", flush=True)
+            total = sum(n for q, n in ran.items() if "pg_stat_statements" not in q)
+            print(f"ok  1000 kept pages through B in {elapsed:.2f} s ran no statement on the catalogue; meanwhile the "
+                  f"two nodes read the versions {versions} times, {total} statements in all with background work "
+                  f"({total / 1000:.3f} per request)", flush=True)
 
         # The per-phone code cooldown holds across nodes.
         other = "137" + uuid.uuid4().int.__str__()[:8]
