@@ -28,6 +28,7 @@ public struct ShopAPI: Sendable {
         bodyLimits = ["POST \(UploadController.path)": max(shop.config.media.maxUploadBytes, server.maxBodyBytes)]
         let shopMetrics = ShopMetrics(registry: metrics, database: shop.reads)
         shopMetrics.sampleBulkheads(offloadTargets.values.map(\.bulkhead), providers: shop.payments.guardian)
+        shopMetrics.sampleCatalogVersions(shop.catalogVersions)
         self.metrics = shopMetrics
         let counting = MetricsMiddleware(registry: metrics)
         let routes = Routes()

@@ -90,6 +90,18 @@ public struct ShopMetrics: Sendable {
 extension ShopMetrics {
     /// Each bulkhead's queue, rejections and waits, and each payment provider's breaker and calls
     /// in flight, read at every scrape: what shows a slow dependency filling its own bulkhead.
+    /// The catalogue versions a PostgreSQL node holds in memory: how old they are (past 1 s each kept
+    /// answer costs a statement again) and how often they are read.
+    func sampleCatalogVersions(_ versions: PushedCatalogVersions?) {
+        guard let versions else { return }
+        registry.sampled("shop_catalog_versions_age_seconds",
+                         help: "Seconds since this node last read the catalogue versions it checks kept pages against (trusted up to 1).",
+                         sample: { versions.ageSeconds.map { [([], $0)] } ?? [] })
+        registry.sampled("shop_catalog_versions_readings_total",
+                         help: "Readings of the catalogue versions: on each change notification, every 250 ms, after this node's writes.",
+                         type: "counter", sample: { [([], Double(versions.readings))] })
+    }
+
     func sampleBulkheads(_ bulkheads: [Bulkhead], providers: ProviderGuard) {
         func each(_ value: @escaping @Sendable (BulkheadStatistics) -> Double) -> @Sendable () -> [(labels: [String], value: Double)] {
             { bulkheads.map { $0.statistics }.sorted { $0.name < $1.name }.map { ([$0.name], value($0)) } }

@@ -60,6 +60,7 @@ public final class PushedCatalogVersions: Sendable {
     private let maxAgeNanoseconds: UInt64
     private let now: @Sendable () -> UInt64
     private let held = Mutex<Held?>(nil)
+    private let refreshes = Atomic<UInt64>(0)
 
     /// `pool` is where the catalogue is read (the standby's reads when there is one: versions
     /// and pages then come from the same place); `writes` counts this process's writes to it.
@@ -78,6 +79,7 @@ public final class PushedCatalogVersions: Sendable {
         let writesBefore = writes.current
         let startedAt = now()
         let versions = try pool.readEach { try CatalogChanges().snapshot($0) }
+        refreshes.add(1, ordering: .relaxed)
         held.withLock { held in
             // A refresh that began earlier may finish later: keep the newer reading.
             if let current = held, current.readAt > startedAt { return }
@@ -85,6 +87,15 @@ public final class PushedCatalogVersions: Sendable {
         }
         return versions
     }
+
+    /// Seconds since the versions held were read (nil before the first reading): what an operator
+    /// watches, since past `maxStaleness` every kept answer costs a statement again.
+    public var ageSeconds: Double? {
+        held.withLock { $0 }.map { Double(now() &- $0.readAt) / 1e9 }
+    }
+
+    /// Readings of the versions so far (notifications, heartbeats, after this node's writes).
+    public var readings: UInt64 { refreshes.load(ordering: .relaxed) }
 
     /// The versions, if they can be vouched for: read within `maxStaleness`, and read again
     /// first if this process wrote since. Nil when they are too old or cannot be read (the caller
