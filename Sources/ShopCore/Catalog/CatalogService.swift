@@ -15,9 +15,11 @@ public struct CatalogService: Sendable {
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
 
-    public init(pool: any Database, search engine: any SearchEngine, clock: Clock, logger: Logger, settings: Config.Search) {
+    /// `synonyms`: the dictionary in force while staff have saved none (`search.synonyms_path`).
+    public init(pool: any Database, search engine: any SearchEngine, clock: Clock, logger: Logger, settings: Config.Search,
+                synonyms: SynonymDictionary = .shipped) {
         self.pool = pool
-        store = CatalogStore(search: engine)
+        store = CatalogStore(search: engine, synonyms: synonyms)
         search = SearchStore(engine: engine)
         self.clock = clock
         self.logger = logger
