@@ -187,7 +187,7 @@ struct ShopperSearchTests {
         let own = try fixture.pool.read { db in
             try db.query("""
                 SELECT code FROM products WHERE status = 'on_sale'
-                AND (instr(title, '情人节') > 0 OR instr(subtitle, '情人节') > 0 OR instr(description, '情人节') > 0)
+                AND (title LIKE '%情人节%' OR subtitle LIKE '%情人节%' OR description LIKE '%情人节%')
                 """).map { try $0.decode("code", as: String.self) }
         }
         let rewritten = try fixture.searchCodes("玫瑰")
