@@ -4,17 +4,22 @@ import PackagePlugin
 /// Embeds `openapi.json` and the demo shop (`Examples/*`) into the target as generated Swift
 /// source at build time, so `shop` serves `/openapi.json` and seeds the demo from any directory
 /// while the files stay the source of truth. In ShopCore it embeds the region directory
-/// (`Regions/*.tsv`, written by `scripts/regions_from_cpca.py`) instead.
+/// (`Regions/*.tsv`, written by `scripts/regions_from_cpca.py`), the Mandarin readings search matches
+/// pinyin with (`Pinyin/*.tsv`, written by `scripts/pinyin_from_unihan.py`) and the default search
+/// synonyms (`Config/search_synonyms.txt`) instead.
 @main
 struct EmbedFilesPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let root = context.package.directoryURL
         if target.name == "ShopCore" {
-            let regions = root.appending(path: "Regions")
-            let files = try FileManager.default.contentsOfDirectory(at: regions, includingPropertiesForKeys: nil)
-                .filter { $0.pathExtension == "tsv" }
-                .sorted { $0.lastPathComponent < $1.lastPathComponent }
-                .map { (name: "Regions/" + $0.lastPathComponent, url: $0) }
+            var files: [(name: String, url: URL)] = []
+            for folder in ["Regions", "Pinyin"] {
+                files += try FileManager.default.contentsOfDirectory(at: root.appending(path: folder), includingPropertiesForKeys: nil)
+                    .filter { $0.pathExtension == "tsv" }
+                    .sorted { $0.lastPathComponent < $1.lastPathComponent }
+                    .map { (name: folder + "/" + $0.lastPathComponent, url: $0) }
+            }
+            files.append((name: "Config/search_synonyms.txt", url: root.appending(path: "Config/search_synonyms.txt")))
             return [try command(files, context: context)]
         }
         let examples = root.appending(path: "Examples")

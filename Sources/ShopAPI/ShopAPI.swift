@@ -96,6 +96,7 @@ public struct ShopAPI: Sendable {
         AdminCatalogController(admin: shop.catalogAdmin).register(admin)
         AdminCouponController(coupons: shop.coupons, clock: shop.clock).register(admin)
         AdminDeliveryController(zones: shop.deliveryZones).register(admin)
+        AdminSearchController(synonyms: shop.searchSynonyms).register(admin)
         AdminOrderController(orders: shop.orders, payments: shop.payments, logger: shop.logger,
                              refunds: offloadTargets[.payments]?.bulkhead, origin: origin).register(admin)
         AdminAfterSaleController(afterSales: shop.afterSales, payments: shop.payments, logger: shop.logger,

@@ -32,6 +32,8 @@ public final class Shop: Sendable {
     /// What staff changed, for owners and managers to read.
     public let audit: AuditLog
     public let catalog: CatalogService
+    /// The search synonyms in force, and staff replacing them (issue 34).
+    public let searchSynonyms: SearchSynonyms
     public let catalogImporter: CatalogImporter
     public let carts: CartService
     /// China's administrative divisions (GB/T 2260) the shop ships: addresses name them, zones group them.
@@ -89,8 +91,10 @@ public final class Shop: Sendable {
         staff = try StaffService(pool: pool, settings: config.auth, lifetimeHours: config.admin.tokenLifetimeHours, clock: clock,
                                  random: random, credentials: accounts.credentials)
         audit = AuditLog(pool: pool)
-        catalog = CatalogService(pool: reads, search: search, clock: clock, logger: logger, settings: config.search,
+        let synonyms = try SynonymDictionary.configured(path: config.search.synonymsPath)
+        catalog = CatalogService(pool: reads, search: search, clock: clock, logger: logger, settings: config.search, synonyms: synonyms,
                                  versions: catalogVersions)
+        searchSynonyms = SearchSynonyms(pool: pool, clock: clock, configured: synonyms)
         media = MediaLibrary(processor: images, settings: config.media, clock: clock)
         catalogImporter = CatalogImporter(pool: pool, search: search, clock: clock, maxBytes: config.catalog.importMaxBytes,
                                           mediaPath: config.media.path, media: media)

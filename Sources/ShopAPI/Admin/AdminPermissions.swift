@@ -59,6 +59,8 @@ enum AdminPermissions {
         "POST /admin/after-sales/:id/reject": .afterSale,
         "GET /admin/delivery/zones": .delivery,
         "PUT /admin/delivery/zones": .delivery,
+        "GET /admin/search/synonyms": .search,
+        "PUT /admin/search/synonyms": .search,
     ]
 
     /// The permission `method pattern` needs: `.some(nil)` for any signed-in staff member, nil when

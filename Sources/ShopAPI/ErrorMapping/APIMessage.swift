@@ -24,7 +24,7 @@ enum APIMessage: String, ErrorMessage {
     // After-sale
     case afterSaleNotFound, afterSaleOpen, afterSaleClosed, afterSaleDecided
     // Delivery
-    case deliveryDateUnavailable, deliverySlotUnavailable, noDeliveryDay, outsideDeliveryArea, invalidZones
+    case deliveryDateUnavailable, deliverySlotUnavailable, noDeliveryDay, outsideDeliveryArea, invalidZones, invalidSynonyms
     // Payments
     case unknownProvider, providerUnavailable, invalidSignature, malformedNotification, amountMismatch, unknownOrder
     case orderNotPayable, providerError, providerTimeout, providerBusy, providerCircuitOpen, paymentAttemptsExceeded
@@ -151,6 +151,9 @@ enum APIMessage: String, ErrorMessage {
         case .invalidZones:
             (.unprocessableEntity, "invalid_zones", "配送区域未保存，原有区域保持不变：{problems}",
              "The delivery zones were refused and the zones before are kept: {problems}")
+        case .invalidSynonyms:
+            (.unprocessableEntity, "invalid_synonyms", "同义词词典未保存，原有词典继续生效：{problems}",
+             "The synonyms were refused and the dictionary in force is kept: {problems}")
 
         case .unknownProvider:
             (.notFound, "not_found", "没有这种支付方式。", "No such payment provider.")

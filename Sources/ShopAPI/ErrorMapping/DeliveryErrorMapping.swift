@@ -27,4 +27,14 @@ extension ErrorMapping {
             return HTTPError(APIMessage.invalidZones, ["problems": list], field: "zones")
         }
     }
+
+    /// A refused synonyms dictionary is 422 `invalid_synonyms` on `text`, its message naming each
+    /// problem's line (`line N: …`).
+    @Sendable static func synonyms(_ error: any Error) -> HTTPError? {
+        guard case .invalid(let problems)? = error as? SynonymError else { return nil }
+        // The first 20 problems (a pasted file can have thousands): their lines show where to look.
+        let messages = problems.prefix(20).map(\.message)
+        let list = LocalizedText(zh: messages.map(\.zh).joined(separator: "；"), en: messages.map(\.en).joined(separator: "; "))
+        return HTTPError(APIMessage.invalidSynonyms, ["problems": list], field: "text")
+    }
 }

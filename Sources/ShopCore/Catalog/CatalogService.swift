@@ -19,11 +19,12 @@ public struct CatalogService: Sendable {
 
     static let hotWindowSeconds: Int64 = 7 * 86_400
 
+    /// `synonyms`: the dictionary in force while staff have saved none (`search.synonyms_path`).
     public init(pool: any Database, search engine: any SearchEngine, clock: Clock, logger: Logger, settings: Config.Search,
-                versions: PushedCatalogVersions? = nil) {
+                synonyms: SynonymDictionary = .shipped, versions: PushedCatalogVersions? = nil) {
         self.pool = pool
         self.versions = versions
-        store = CatalogStore(search: engine)
+        store = CatalogStore(search: engine, synonyms: synonyms)
         search = SearchStore(engine: engine)
         self.clock = clock
         self.logger = logger

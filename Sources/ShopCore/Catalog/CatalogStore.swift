@@ -7,9 +7,12 @@ struct CatalogStore {
     var totals = ListTotals()
     /// Search totals, cached the same way.
     let search: ProductSearch
+    /// Synonyms and pinyin: what else a search finds after its own matches.
+    let expansion: QueryExpansion
 
-    init(search engine: any SearchEngine) {
+    init(search engine: any SearchEngine, synonyms: SynonymDictionary = .shipped) {
         search = ProductSearch(totals: SearchTotals(), engine: engine)
+        expansion = QueryExpansion(configured: synonyms)
     }
 
     static let summaryColumns: SQL = """
@@ -54,16 +57,20 @@ struct CatalogStore {
     /// = `indexVersion` (as the caller read it), counted only when none are kept.
     func searchTotal(_ query: ProductQuery, indexVersion: Int64, _ db: any SQLConnection) throws -> Int {
         guard let request = Self.searchRequest(query, filters: Self.filters(query), order: Self.order(query)) else { return 0 }
+        if let merged = try expandedMatches(request, at: indexVersion, db) { return merged.count }
         return try search.total(request, at: indexVersion, db)
     }
 
-    /// `searchTotal` when the search's counts are remembered at `indexVersion`, else nil (no statement).
+    /// `searchTotal` when what it needs is remembered at `indexVersion` (the expanded matches, or
+    /// the terms and the search's counts), else nil: no statement.
     func cachedSearchTotal(_ query: ProductQuery, indexVersion: Int64) -> Int? {
         guard let request = Self.searchRequest(query, filters: Self.filters(query), order: Self.order(query)) else { return 0 }
+        if let merged = expansion.merged(Self.mergedKey(request), at: indexVersion) { return merged.count }
+        guard let terms = expansion.keptTerms(for: request.text, at: indexVersion), terms.isEmpty else { return nil }
         return search.cachedTotal(request, at: indexVersion)
     }
 
-    private static func searchRequest(_ query: ProductQuery, filters: [SQL], order: SQL?) -> ProductSearch.Request? {
+    static func searchRequest(_ query: ProductQuery, filters: [SQL], order: SQL?) -> ProductSearch.Request? {
         guard let text = query.text else { return nil }
         let folded = SearchText.fold(text)
         let key = ProductFilter(query, text: folded)
@@ -75,9 +82,15 @@ struct CatalogStore {
         let filters = Self.filters(query)
         let order = Self.order(query)
         if let request = Self.searchRequest(query, filters: filters, order: order) {
+            // A query with synonyms or a pinyin spelling: its own matches, then the terms'.
+            let version = try CatalogChanges().indexVersion(db)
+            if let merged = try expandedMatches(request, at: version, db) {
+                let slice = Array(merged.dropFirst(query.page.offset).prefix(query.page.perPage))
+                return Page(items: try summaries(slice, db), page: query.page.page, perPage: query.page.perPage, total: merged.count)
+            }
             // A search: the index says how many match and where the page is; only the page's
             // summaries are read.
-            let found = try search.page(request, db)
+            let found = try search.page(request, at: version, db)
             return Page(items: try summaries(found.ids, db), page: query.page.page, perPage: query.page.perPage, total: found.total)
         }
         let from: SQL = "FROM products p WHERE \((["p.status = \(ProductStatus.onSale)"] + filters).joined(separator: " AND "))"

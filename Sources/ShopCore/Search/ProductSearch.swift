@@ -48,9 +48,10 @@ struct ProductSearch {
     }
 
     /// The ids of the page, in order, and how many products match in all.
-    func page(_ request: Request, _ db: any SQLConnection) throws -> (ids: [ProductID], total: Int) {
+    /// `version`: `catalog_version` when the caller has read it in this transaction.
+    func page(_ request: Request, at version: Int64? = nil, _ db: any SQLConnection) throws -> (ids: [ProductID], total: Int) {
         let match = SearchMatch(text: request.text, engine: engine)
-        let version = try CatalogChanges().indexVersion(db)
+        let version = try version ?? CatalogChanges().indexVersion(db)
         let counts = try self.counts(match, request, version: version, db)
         let total = counts.tiers.reduce(0, +)
         guard request.page.offset < total else { return ([], total) }

@@ -161,6 +161,9 @@ public struct Config: Sendable {
         public var blockedWords = ["加微信", "代购", "微信", "qq", "薇信", "刷单"]
         /// Searches (`GET /products` with `q`) one client address may make per minute on one node.
         public var maxPerMinutePerIP = 120
+        /// The synonyms dictionary file (format: Config/search_synonyms.txt); empty: that file as built
+        /// into the binary. Staff edits (PUT /admin/search/synonyms) replace it in the database.
+        public var synonymsPath = ""
     }
 
     public struct Media: Sendable {

@@ -72,6 +72,7 @@ extension Config {
         .int("search.hot_min_searchers", \.search.hotMinSearchers, 1...10_000),
         .words("search.blocked_words", \.search.blockedWords),
         .int("search.max_per_minute_per_ip", \.search.maxPerMinutePerIP, 1...1_000_000),
+        .string("search.synonyms_path", \.search.synonymsPath, allowEmpty: true),
         .string("media.path", \.media.path),
         .int("media.max_upload_bytes", \.media.maxUploadBytes, 1_024...(64 * 1_048_576)),
         .int("media.max_pixels", \.media.maxPixels, 1...1_000_000_000),

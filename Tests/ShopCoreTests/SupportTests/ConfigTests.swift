@@ -42,7 +42,7 @@ struct ConfigTests {
         "app.env": "production", "app.log_level": "debug", "app.log_format": "json", "app.public_url": "https://floral.example.cn",
         "app.timezone": "UTC", "app.name": "Floral Garden", "app.service_contact": "微信 floral-kefu",
         "catalog.import_max_bytes": "1000",
-        "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告", "search.max_per_minute_per_ip": "30",
+        "search.hot_min_searchers": "4", "search.blocked_words": "spam,广告", "search.max_per_minute_per_ip": "30", "search.synonyms_path": "/etc/shop/synonyms.txt",
         "media.path": "/var/lib/shop/media",
         "media.max_upload_bytes": "2097152",
         "media.max_pixels": "12000000",
