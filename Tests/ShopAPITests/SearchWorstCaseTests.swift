@@ -34,7 +34,9 @@ private final class BenchCatalog: @unchecked Sendable {
         for (index, path) in categories.enumerated() {
             csv += "CAT-\(index),CAT-\(index)-1,默认,分类样品 \(index),,\(path),10.00,,5,,,,,on_sale\n"
         }
-        _ = try api.shop.catalogImporter.importData(Array(csv.utf8), format: .csv, options: .init())
+        let file = api.directory.appendingPathComponent("categories.csv").path
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: file))
+        _ = try api.shop.catalogImporter.importFile(at: file, options: .init())
 
         var random = SplitMix(seed: 20_261_130)
         try api.testShop.pool.write { db in
@@ -105,7 +107,7 @@ private let worstQueries: [String] = [
     "紫色玫变绿红多肉桌剪根部色百合永芍药花束古绣球桌变雏菊永绿萝桌紫色康槟绿萝黄百合盆选橙色康日葵的花变百合槟多肉",
     "love mini sweet forever sunny classic love mini sweet forever sunny classic love mini",
     "花", "的", "。", "a", "o", "no.1", "1", "玫瑰", "花束", "养护", "每天换水", "精选红玫瑰",
-]
+].map { String(String.UnicodeScalarView($0.unicodeScalars.prefix(SearchText.maxLength))) }
 
 @Suite("Search, worst cases over the bench's 25,000 products (100,000 SKUs)", .serialized)
 struct SearchWorstCaseTests {
@@ -118,7 +120,6 @@ struct SearchWorstCaseTests {
         let catalog = try BenchCatalog.shared.get()
         var slowest: (seconds: Double, query: String) = (0, "")
         for query in worstQueries {
-            #expect(query.unicodeScalars.count <= SearchText.maxLength, "\(query)")
             for page in ["1", "3"] {
                 let start = Date()
                 let response = try catalog.api.send("GET", "/api/v1/products", query: ["q": query, "per_page": "20", "page": page])
