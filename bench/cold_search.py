@@ -33,6 +33,7 @@ if args.limit:
     lines = lines[:args.limit]
 
 results = []  # (ms, status, query, total)
+failures = 0
 for fields in lines:
     encoded, query = fields[1], fields[2] if len(fields) > 2 else urllib.parse.unquote(fields[1])
     path = f"/api/v1/products?q={encoded}&per_page={args.per_page}"
@@ -47,6 +48,11 @@ for fields in lines:
         conn.close()
         conn = http.client.HTTPConnection(url.hostname, url.port or 80, timeout=60)
         status, body = 0, b""
+        failures += 1
+        if failures == 5:
+            sys.exit("cold_search.py: 5 connection failures in a row: is the shop serving at " + args.base + "?")
+    else:
+        failures = 0
     ms = (time.perf_counter() - start) * 1000
     total = None
     if status == 200:

@@ -109,7 +109,10 @@ private let worstQueries: [String] = [
     "花", "的", "。", "a", "o", "no.1", "1", "玫瑰", "花束", "养护", "每天换水", "精选红玫瑰",
 ].map { String(String.UnicodeScalarView($0.unicodeScalars.prefix(SearchText.maxLength))) }
 
-@Suite("Search, worst cases over the bench's 25,000 products (100,000 SKUs)", .serialized)
+/// Heavy (building the catalogue takes about a minute in a debug build on a busy machine): run by
+/// `make heavy` (both engines), or with SHOP_HEAVY_TESTS=1.
+@Suite("Search, worst cases over the bench's 25,000 products (100,000 SKUs)", .serialized,
+       .enabled(if: ProcessInfo.processInfo.environment["SHOP_HEAVY_TESTS"] != nil, "set SHOP_HEAVY_TESTS=1 (make heavy)"))
 struct SearchWorstCaseTests {
     /// Generous: a debug build on a busy machine; what it catches is a full scan per query term or
     /// a rank of every match (seconds), not a slow millisecond.
