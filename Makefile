@@ -10,7 +10,7 @@ TEST_PACKAGES := openssl python3
 SHOP := .build/debug/shop
 
 .PHONY: all bootstrap build run run-fake-payments run-postgres test unit contract reliability bench bench-cluster postgres postgres-stop \
-	test-postgres unit-postgres contract-postgres reliability-postgres cross-node fault cluster cluster-stop stall-demo \
+	heavy test-postgres unit-postgres contract-postgres reliability-postgres cross-node fault cluster cluster-stop stall-demo \
 	cluster-status clean
 
 # make test-browser: the storefront driven by headless Chromium (scripts/browser.mk)
@@ -54,6 +54,13 @@ $(CONTRACT_VENV)/bin/schemathesis: scripts/requirements-contract.txt
 	python3 -m venv $(CONTRACT_VENV)
 	$(CONTRACT_VENV)/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements-contract.txt
 	touch $@
+
+## Tests too slow for `unit` (SHOP_HEAVY_TESTS): search's worst queries over a 100k-SKU catalogue built
+## in the test, on SQLite then on PostgreSQL (the cluster of `make postgres`).
+heavy: bootstrap postgres
+	$(SWIFT) build --build-tests
+	SHOP_HEAVY_TESTS=1 $(SWIFT) test --skip-build --filter SearchWorstCaseTests
+	SHOP_HEAVY_TESTS=1 SHOP_TEST_POSTGRES_URL=$$(scripts/postgres.sh url) $(SWIFT) test --skip-build --filter SearchWorstCaseTests
 
 ## Schemathesis (pinned in scripts/requirements-contract.txt) against shop serve with the demo seed,
 ## then GET /metrics parsed by prometheus-client (pinned there too).

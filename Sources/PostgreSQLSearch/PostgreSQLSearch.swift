@@ -17,7 +17,38 @@ public struct PostgreSQLSearch: SearchEngine {
                     "g.gram = \(match.text)\(field) AND p.status = \(ProductStatus.onSale)")
         }
         return ("search_texts t JOIN products p ON p.id = t.product_id",
-                "p.status = \(ProductStatus.onSale) AND \(Self.document(of: "t")) LIKE \(SearchText.likeContains(match.text)) ESCAPE '\\' AND \(match.predicate(scope, alias: "t"))")
+                "p.status = \(ProductStatus.onSale) AND \(Self.candidates(match)) AND \(match.predicate(scope, alias: "t"))")
+    }
+
+    /// At most this many of a query's two-character strings are looked up for its candidates.
+    static let candidateGrams = 4
+
+    /// A condition on `search_texts t` that holds for every product whose text contains the query
+    /// (of three characters or more), and for few others: the pg_trgm index's trigrams when the
+    /// query has a letter or a digit, else the products that hold some of its two-character
+    /// strings in `search_grams`. pg_trgm takes trigrams only from runs of letters and digits:
+    /// from `，。！` none, and its index then reads every entry and rechecks every product (a
+    /// sequential scan of `search_texts`: 56 ms over the bench's 25,000 products, 0.4 ms from the
+    /// grams). (Not for every query: the products of two common grams, `no` and `o.` in `no.26`,
+    /// are the whole catalogue each, 478 ms to intersect where pg_trgm takes 0.5 ms.)
+    static func candidates(_ match: SearchMatch) -> SQL {
+        let scalars = Array(match.text.unicodeScalars)
+        if scalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+            return "\(document(of: "t")) LIKE \(SearchText.likeContains(match.text)) ESCAPE '\\'"
+        }
+        var grams: [String] = []
+        for start in 0...(scalars.count - 2) {
+            var gram = String.UnicodeScalarView()
+            gram.append(contentsOf: scalars[start..<start + 2])
+            let text = String(gram)
+            if !grams.contains(where: { $0.utf8.elementsEqual(text.utf8) }) { grams.append(text) }
+        }
+        if grams.count > candidateGrams {
+            let last = grams.count - 1
+            grams = (0..<candidateGrams).map { grams[$0 * last / (candidateGrams - 1)] }
+        }
+        let sets = grams.map { gram -> SQL in "SELECT product_id FROM search_grams WHERE gram = \(gram)" }
+        return "t.product_id IN (\(sets.joined(separator: " INTERSECT ")))"
     }
 
     /// A product's folded fields as one text, what the pg_trgm index on `search_texts` holds. (A
@@ -42,11 +73,12 @@ public struct PostgreSQLSearch: SearchEngine {
         }
         let title = contains(match, .title, in: "t")
         let subtitle = contains(match, .subtitle, in: "t")
+        // (After a LIKE on the document the predicate holds already; it matters for the grams.)
         guard let row = try db.queryOne("""
             SELECT COUNT(*) FILTER (WHERE \(title)) AS title,
                    COUNT(*) FILTER (WHERE NOT \(title) AND \(subtitle)) AS subtitle,
                    COUNT(*) FILTER (WHERE NOT \(title) AND NOT \(subtitle)) AS description
-            FROM search_texts t WHERE \(Self.document(of: "t")) LIKE \(SearchText.likeContains(match.text)) ESCAPE '\\'
+            FROM search_texts t WHERE \(Self.candidates(match)) AND \(match.predicate(.any, alias: "t"))
             """) else { return [0, 0, 0] }
         return try SearchMatch.Field.allCases.map { Int(try row.decode($0.column, as: Int64.self)) }
     }

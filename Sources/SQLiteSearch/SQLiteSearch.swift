@@ -30,7 +30,14 @@ public struct SQLiteSearch: SearchEngine {
     /// The FTS5 table's matches joined to their products (other columns of `p` may be read only
     /// from `products_listing`).
     public func source(of match: SearchMatch, in scope: SearchMatch.Scope) -> (from: SQL, condition: SQL) {
-        ("""
+        if let candidates = Self.candidates(match) {
+            // The product's own row is read for its text: the listing index would only add a lookup.
+            return ("""
+                 (SELECT rowid AS pid FROM search_fts WHERE search_fts MATCH \(candidates)) m
+                 CROSS JOIN products p ON p.id = m.pid
+                 """, "p.status = \(ProductStatus.onSale) AND \(match.predicate(scope, alias: "p"))")
+        }
+        return ("""
          (SELECT rowid AS pid FROM search_fts WHERE search_fts MATCH \(Self.ftsQuery(match, scope))) m
          CROSS JOIN products p INDEXED BY products_listing ON p.id = m.pid
          """, "p.status = \(ProductStatus.onSale)")
@@ -48,6 +55,21 @@ public struct SQLiteSearch: SearchEngine {
     }
 
     public func countsByField(_ match: SearchMatch, _ db: any SQLConnection) throws -> [Int] {
+        if let candidates = Self.candidates(match) {
+            // One pass over the candidates, each counted under the first field that holds the text.
+            let title = contains(match, .title, in: "p"), subtitle = contains(match, .subtitle, in: "p")
+            var counts = [0, 0, 0]
+            for row in try db.query("""
+                SELECT CASE WHEN \(title) THEN 0 WHEN \(subtitle) THEN 1 ELSE 2 END AS field, COUNT(*) AS n
+                FROM (SELECT rowid AS pid FROM search_fts WHERE search_fts MATCH \(candidates)) m
+                CROSS JOIN products p ON p.id = m.pid
+                WHERE p.status = \(ProductStatus.onSale) AND \(match.predicate(.any, alias: "p"))
+                GROUP BY field
+                """) {
+                counts[Int(try row.decode("field", as: Int64.self))] = Int(try row.decode("n", as: Int64.self))
+            }
+            return counts
+        }
         // Title, title or subtitle, any: one phrase each (cheaper for FTS5 than the NOTs that
         // name a tier exactly), then the differences.
         let phrase = SearchText.ftsPhrase(match.text)
@@ -66,8 +88,10 @@ public struct SQLiteSearch: SearchEngine {
     /// Walks the best sellers' index against the tier's ids from the FTS5 table: reads no text
     /// and stops at the page wherever it is.
     public func bestSellersWalk(of match: SearchMatch, in scope: SearchMatch.Scope, conditions: [SQL], offset: Int, limit: Int) -> SQL? {
-        let ids: SQL = "SELECT rowid FROM search_fts WHERE search_fts MATCH \(Self.ftsQuery(match, scope))"
-        let all = (["p.status = \(ProductStatus.onSale)", "p.id IN (\(ids))"] + conditions).joined(separator: " AND ")
+        let candidates = Self.candidates(match)
+        let ids: SQL = "SELECT rowid FROM search_fts WHERE search_fts MATCH \(candidates ?? Self.ftsQuery(match, scope))"
+        let exact: [SQL] = candidates == nil ? [] : [match.predicate(scope, alias: "p")]
+        let all = (["p.status = \(ProductStatus.onSale)", "p.id IN (\(ids))"] + exact + conditions).joined(separator: " AND ")
         return "SELECT p.id FROM products p INDEXED BY products_by_sales WHERE \(all) ORDER BY p.sales DESC, p.id DESC LIMIT \(limit) OFFSET \(offset)"
     }
 
@@ -80,6 +104,42 @@ public struct SQLiteSearch: SearchEngine {
     public var laterFoundAt: SQL { "max(last_found_at, excluded.last_found_at)" }
     public func containsWord(of wordsJSON: String) -> SQL {
         "SELECT 1 FROM json_each(\(wordsJSON)) WHERE instr(replace(keyword, ' ', ''), value) > 0"
+    }
+
+    /// Phrases of more trigrams than this are found as candidates, then checked in the text.
+    static let phraseTrigrams = 2
+    /// At most this many of a long query's trigrams are looked up for its candidates.
+    static let candidateTrigrams = 4
+
+    /// For a query of more than `phraseTrigrams` trigrams (5 characters or more): an FTS5 query for
+    /// a superset of its matches, some of its trigrams anywhere in the product (each quoted, so
+    /// nothing is syntax), to be checked against the text (`SearchMatch.predicate`); nil for a
+    /// shorter query, which its phrase answers exactly.
+    ///
+    /// FTS5 matches a phrase by reading the position list of each of its trigrams in every product
+    /// that holds them all: a 40-character run of the care text every description repeats was 38
+    /// position lists in 25,000 products, three times over for the counts (1.8 s cold in a debug
+    /// build on a busy machine). Looking up a few of its trigrams, anywhere, reads a fraction of
+    /// that without positions, and checking the text of each candidate costs less than one list.
+    /// (Which trigrams: any will do for the answer, since the text decides; spread ones for a rare one.)
+    static func candidates(_ match: SearchMatch) -> String? {
+        let scalars = Array(match.text.unicodeScalars)
+        guard scalars.count - 2 > phraseTrigrams else { return nil }
+        // Its different trigrams, in order; a repeated text (`no.no.no.`) has few, and one that
+        // straddles the repeat (`o.n`) is often the rarest.
+        var trigrams: [String] = []
+        for start in 0...(scalars.count - 3) {
+            var trigram = String.UnicodeScalarView()
+            trigram.append(contentsOf: scalars[start..<start + 3])
+            let text = String(trigram)
+            if !trigrams.contains(where: { $0.utf8.elementsEqual(text.utf8) }) { trigrams.append(text) }
+        }
+        if trigrams.count > candidateTrigrams {
+            // The first, the last and others spread evenly between them.
+            let last = trigrams.count - 1
+            trigrams = (0..<candidateTrigrams).map { trigrams[$0 * last / (candidateTrigrams - 1)] }
+        }
+        return trigrams.map(SearchText.ftsPhrase).joined(separator: " AND ")
     }
 
     /// The FTS5 query for `scope`: the text as one quoted string, so nothing in it is syntax.
