@@ -6,6 +6,9 @@ import SQL
 ///
 /// One histogram answers the list under any category filter and under every price filter that
 /// cuts where the chips do, so browsing by chips counts once per query and catalogue version.
+/// Counting is the costly part (100k SKUs, 25,001 products, `花` matching all of them: 180M
+/// instructions on SQLite (debug build), 229 ms on PostgreSQL; `玫瑰`, 2,149 matches: 16M, 66 ms);
+/// summing a kept histogram costs two small reads (the version, the category tree) and no scan.
 struct FacetStore {
     let engine: any SearchEngine
     /// Shared by the stores of one shop.
