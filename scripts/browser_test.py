@@ -56,6 +56,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser_admin
+import browser_facets
 import browser_pay
 import browser_storefront
 import browser_zones
@@ -221,7 +222,8 @@ def make_driver(language="zh-CN"):
     return driver
 
 
-class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.PaySteps, browser_zones.ZoneSteps):
+class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.PaySteps, browser_zones.ZoneSteps,
+          browser_facets.FacetSteps):
     def __init__(self, driver, server, shots):
         self.d = driver
         self.server = server
@@ -781,8 +783,8 @@ class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.Pa
         self.d.get(self.server.base + "/#/shop")
         self.d.refresh()   # a fresh page: no search or filter left from the steps before
         self.find("body.ready")
-        self.click(self.wait(lambda: next((c for c in self.all("#categories .chip") if c.text == "花束"), None), "the 花束 category"))
-        self.wait(lambda: self.text("#categories .chip.active") == "花束" and not self.all("#product-grid .loading")
+        self.click(self.wait(lambda: next((c for c in self.all("#categories .chip .chip-name") if c.text == "花束"), None), "the 花束 category"))
+        self.wait(lambda: self.text("#categories .chip.active .chip-name") == "花束" and not self.all("#product-grid .loading")
                   and self.all("#product-grid .product-card"), "the bouquets")
         self.pictures_loaded()
         view = self.viewport()
@@ -884,6 +886,7 @@ class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.Pa
 STEPS = [
     ("open the storefront", "open_storefront"),
     ("search 玫瑰", "search"),
+    ("the search's category and price chips show counts; picking one filters to that count", "search_facets"),
     ("open a product", "open_product"),
     ("register with the code from the file sender", "register"),
     ("add to cart", "add_to_cart"),
@@ -933,6 +936,8 @@ browser_storefront.configure(step_failure=StepFailure, shop=SHOP, phone=PHONE, d
                              driver_factory=make_driver)
 TIME_LIMIT += browser_storefront.EXTRA_SECONDS
 browser_zones.configure(step_failure=StepFailure, shop=SHOP)
+browser_facets.configure(step_failure=StepFailure)
+TIME_LIMIT += browser_facets.EXTRA_SECONDS
 TIME_LIMIT += browser_zones.EXTRA_SECONDS
 
 

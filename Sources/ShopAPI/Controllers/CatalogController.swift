@@ -51,7 +51,8 @@ struct CatalogController {
                    encode: { try .json(ItemsResponse(items: $0.map(CategoryResponse.init))) })
     }
 
-    /// On-sale products filtered, searched, sorted and paged; the searcher is the user, else the client IP.
+    /// On-sale products filtered, searched, sorted and paged, with their facets when asked
+    /// (`facets=true`); the searcher is the user, else the client IP.
     func products(_ request: Request, _ context: Context) throws -> Response {
         let query = ProductQuery(categoryID: try request.queryInt("category_id").map(CategoryID.init),
                                  text: request.query["q"],
@@ -60,12 +61,13 @@ struct CatalogController {
                                  sort: try request.queryEnum("sort", ProductSort.self),
                                  page: try request.pageRequest(),
                                  searcher: Visitor(user: context.optionalUser, clientIP: request.clientAddress))
+        let facets = try request.queryBool("facets") ?? false
         // Keyed by `q` as sent (bytes: canonically equal spellings may search differently).
         let key = CatalogCacheKey.products(ProductFilter(query, text: query.text), sort: query.sort,
-                                           page: query.page.page, perPage: query.page.perPage)
+                                           page: query.page.page, perPage: query.page.perPage, facets: facets)
         return try answer(request, key: key, cacheControl: Self.revalidate,
-                          read: { try catalog.products(query, unlessAt: $0) },
-                          encode: { try .json(PageResponse($0, ProductSummaryResponse.init)) })
+                          read: { try catalog.listing(query, facets: facets, unlessAt: $0) },
+                          encode: { try .json(ProductListResponse($0)) })
     }
 
     /// One on-sale product with its SKUs and images. Signed in, the page also says whether the
@@ -123,5 +125,6 @@ struct CatalogController {
 enum CatalogCacheKey: Hashable, Sendable {
     case categories
     case product(ProductID)
-    case products(ProductFilter, sort: ProductSort?, page: Int, perPage: Int)
+    /// `facets`: the body carries the list's facets (`facets=true`).
+    case products(ProductFilter, sort: ProductSort?, page: Int, perPage: Int, facets: Bool)
 }

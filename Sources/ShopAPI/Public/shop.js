@@ -1,5 +1,6 @@
 // 商城: search with live suggestions and hot keywords, the category tree, sorted and filtered
-// product lists, and the product page with SKU choice and add-to-cart.
+// product lists with counts per category and price range (facets), and the product page with SKU
+// choice and add-to-cart.
 import { t, money, yuanToCents } from './i18n.js';
 import { get, post, put, del } from './api.js';
 import { h, replace, picture, toast, showError, busy, debounce, loadingBlock, emptyBlock, errorBlock } from './dom.js';
@@ -55,6 +56,7 @@ export function renderShop(page) {
   const hot = h('div', { id: 'hot-keywords', class: 'hot' });
   const categoryRow = h('div', { id: 'categories', class: 'chips scroll-x' });
   const subcategoryRow = h('div', { id: 'subcategories', class: 'chips scroll-x sub', hidden: true });
+  const priceRangeRow = h('div', { id: 'price-ranges', class: 'chips scroll-x sub', role: 'group', 'aria-label': t('price_ranges'), hidden: true });
 
   const sortSelect = h('select', { id: 'sort', class: 'select', 'aria-label': t('sort') });
   const minInput = h('input', { id: 'price-min', class: 'input', inputmode: 'decimal', placeholder: t('price_min'), value: s.min, 'aria-label': t('price_min') });
@@ -63,9 +65,7 @@ export function renderShop(page) {
   const pricePanel = h('form', { id: 'price-panel', class: 'price-panel', hidden: !(s.min || s.max), novalidate: true },
     minInput, h('span', { class: 'dash' }, '–'), maxInput,
     h('button', { class: 'btn primary small', type: 'submit', id: 'price-apply' }, t('apply')),
-    h('button', { class: 'btn ghost small', type: 'button', id: 'price-clear', onClick: () => {
-      minInput.value = ''; maxInput.value = ''; s.min = ''; s.max = ''; showPriceError(null); reload();
-    } }, t('clear')),
+    h('button', { class: 'btn ghost small', type: 'button', id: 'price-clear', onClick: () => setPrice('', '') }, t('clear')),
     priceError);
   const priceToggle = h('button', { class: 'btn ghost small filter-toggle', type: 'button', id: 'price-toggle',
     'aria-expanded': String(!pricePanel.hidden), onClick: () => {
@@ -79,7 +79,7 @@ export function renderShop(page) {
 
   page.append(
     h('div', { class: 'hero' }, h('p', { class: 'hero-title' }, t('hero'))),
-    form, hot, categoryRow, subcategoryRow,
+    form, hot, categoryRow, subcategoryRow, priceRangeRow,
     h('div', { class: 'toolbar' }, sortSelect, priceToggle), pricePanel,
     summary, grid, more);
 
@@ -109,10 +109,15 @@ export function renderShop(page) {
     if (min && yuanToCents(min) === null) { showPriceError(t('price_invalid'), minInput); return; }
     if (max && yuanToCents(max) === null) { showPriceError(t('price_invalid'), maxInput); return; }
     if (min && max && yuanToCents(min) > yuanToCents(max)) { showPriceError(t('price_range_invalid'), minInput); return; }
-    showPriceError(null);
-    s.min = min; s.max = max;
-    reload();
+    setPrice(min, max);
   });
+  /** Applies a price range (yuan text, '' for no bound) and reloads the list. */
+  function setPrice(min, max) {
+    s.min = min; s.max = max;
+    minInput.value = min; maxInput.value = max;
+    showPriceError(null);
+    reload();
+  }
 
   // ---- search and suggestions ----
   let suggestionSeq = 0;
@@ -165,21 +170,68 @@ export function renderShop(page) {
     }
   }
 
+  // ---- facets: how many of the list's products each category and price range holds ----
+  // From page 1's `facets` (the server counts each dimension without its own filter, so the
+  // other categories and ranges keep their counts while one is picked); null until it arrives.
+  let facets = null;
+  /** The count on a category's chip (it and the categories under it), null before the facets arrive. */
+  function categoryCount(id) {
+    if (!facets) return null;
+    const found = facets.categories.find((c) => c.id === id);
+    return found ? found.count : 0;
+  }
+  /** "¥100–200" for 10000…19999 cents: the ends as a shopper says them. */
+  function rangeLabel(range) {
+    const yuan = (cents) => String(cents / 100);
+    if (range.max_cents === null) return t('price_from', { min: yuan(range.min_cents) });
+    if (range.min_cents === 0) return t('price_under', { max: yuan(range.max_cents + 1) });
+    return t('price_between', { min: yuan(range.min_cents), max: yuan(range.max_cents + 1) });
+  }
+  /** Cents as yuan text for the price inputs: "199.99", "500". */
+  function yuanText(cents) {
+    return cents % 100 ? `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}` : String(cents / 100);
+  }
+  /** A filter chip: its name, then its count once the facets say it; an empty one is hidden unless picked or `keep`. */
+  function filterChip(label, count, active, keep, attributes) {
+    return h('button', {
+      class: 'chip' + (active ? ' active' : ''), type: 'button', 'aria-pressed': String(active),
+      hidden: count === 0 && !active && !keep, ...attributes,
+    }, h('span', { class: 'chip-name' }, label), count === null ? null : h('span', { class: 'chip-count' }, String(count)));
+  }
+  function fillPriceRanges() {
+    const ranges = facets ? facets.price_ranges : [];
+    const min = s.min ? yuanToCents(s.min) : 0;
+    const max = s.max ? yuanToCents(s.max) : null;
+    priceRangeRow.hidden = ranges.length === 0;
+    replace(priceRangeRow, ranges.map((range) => {
+      const active = min === range.min_cents && max === range.max_cents;
+      return filterChip(rangeLabel(range), range.count, active, false, {
+        dataset: { minCents: range.min_cents, maxCents: range.max_cents ?? '' },
+        // Picked again, a range is cleared; the first range needs no minimum, the last no maximum.
+        onClick: () => (active ? setPrice('', '')
+          : setPrice(range.min_cents ? yuanText(range.min_cents) : '', range.max_cents === null ? '' : yuanText(range.max_cents))),
+      });
+    }));
+  }
+
   // ---- categories ----
   async function fillCategories() {
     let tree;
     try { tree = await categories(); } catch { replace(categoryRow); return; }
     const found = s.categoryId ? findCategory(tree, s.categoryId) : null;
     const top = found ? (found.parent && tree.includes(found.parent) ? found.parent : found.node) : null;
-    const chip = (label, id, active) => h('button', {
-      class: 'chip' + (active ? ' active' : ''), type: 'button', 'aria-pressed': String(active), dataset: { categoryId: id ?? '' },
+    const chip = (label, id, active, count, keep = false) => filterChip(label, count, active, keep, {
+      dataset: { categoryId: id ?? '' },
       onClick: () => { s.categoryId = id; fillCategories(); reload(); },
-    }, label);
-    replace(categoryRow, chip(t('all_categories'), null, !s.categoryId), tree.map((c) => chip(c.name, c.id, top && top.id === c.id)));
+    });
+    // Every product is under exactly one top category: theirs add up to the whole list.
+    const all = facets ? tree.reduce((sum, c) => sum + categoryCount(c.id), 0) : null;
+    replace(categoryRow, chip(t('all_categories'), null, !s.categoryId, all, true),
+      tree.map((c) => chip(c.name, c.id, top && top.id === c.id, categoryCount(c.id))));
     const children = top ? top.children || [] : [];
     subcategoryRow.hidden = children.length === 0;
-    replace(subcategoryRow, children.length ? [chip(t('all_categories'), top.id, s.categoryId === top.id),
-      children.map((c) => chip(c.name, c.id, s.categoryId === c.id))] : null);
+    replace(subcategoryRow, children.length ? [chip(t('all_categories'), top.id, s.categoryId === top.id, categoryCount(top.id), true),
+      children.map((c) => chip(c.name, c.id, s.categoryId === c.id, categoryCount(c.id)))] : null);
   }
 
   // ---- products ----
@@ -191,13 +243,14 @@ export function renderShop(page) {
     const query = {
       q: s.q || null, category_id: s.categoryId, sort: s.sort,
       min_price_cents: s.min ? yuanToCents(s.min) : null, max_price_cents: s.max ? yuanToCents(s.max) : null,
-      page: pageNo, per_page: PER_PAGE,
+      page: pageNo, per_page: PER_PAGE, facets: reset ? true : null,
     };
     try {
       const result = await get('/products', query);
       if (seq !== listSeq) return;
       if (reset) replace(grid);
       grid.append(...result.items.map(productCard));
+      if (result.facets) { facets = result.facets; fillCategories(); fillPriceRanges(); }
       summary.textContent = s.q ? t('results_for', { q: s.q, n: result.total }) : t('results_count', { n: result.total });
       if (result.total === 0) replace(grid, emptyBlock(s.q ? t('no_products') : t('no_products_filtered')));
       more.hidden = pageNo * PER_PAGE >= result.total;

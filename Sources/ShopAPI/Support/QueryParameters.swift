@@ -27,6 +27,17 @@ extension Request {
         return value
     }
 
+    /// An optional boolean query parameter: `true` or `false`, as OpenAPI writes a boolean in a
+    /// query (empty: absent); anything else (`1`, `yes`, `TRUE`) is a 400 naming it.
+    func queryBool(_ name: String) throws -> Bool? {
+        guard let text = query[name], !text.isEmpty else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw ValidationError.oneOf(name, ["true", "false"])
+        }
+    }
+
     /// An optional comma-separated list of an enum's raw values (`a,b`; empty or absent: none),
     /// repeats counted once; a value outside the enum is a 400 naming the parameter.
     func queryEnumList<T: RawRepresentable & CaseIterable & Equatable>(_ name: String, _ type: T.Type) throws -> [T] where T.RawValue == String {

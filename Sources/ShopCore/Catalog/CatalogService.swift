@@ -9,6 +9,7 @@ public struct CatalogService: Sendable {
     let settings: Config.Search
     private let store: CatalogStore
     private let search: SearchStore
+    private let facets: FacetStore
     private let changes = CatalogChanges()
     private let recorder: SearchRecorder
     private let throttle: SearchThrottle
@@ -26,6 +27,7 @@ public struct CatalogService: Sendable {
         self.versions = versions
         store = CatalogStore(search: engine, synonyms: synonyms)
         search = SearchStore(engine: engine)
+        facets = FacetStore(engine: engine)
         self.clock = clock
         self.logger = logger
         self.settings = settings
@@ -59,15 +61,22 @@ public struct CatalogService: Sendable {
     /// counts say without ranking anything. Past `search.max_per_minute_per_ip` searches a minute
     /// from one address is `tooManySearches`.
     public func products(_ query: ProductQuery, unlessAt known: Int64?) throws -> Versioned<Page<ProductSummary>> {
+        try listing(query, facets: false, unlessAt: known).map(\.page)
+    }
+
+    /// `products`, with the list's facets (`ProductFacets`) when `facets` is true, counted in the
+    /// same transaction as the page.
+    public func listing(_ query: ProductQuery, facets withFacets: Bool, unlessAt known: Int64?) throws -> Versioned<ProductListing> {
         try Self.validatePrices(query)
         var query = query
         query.text = try SearchText.normalize(query.text)
         try admit(query)
-        let (answer, total) = try unchangedProducts(query, since: known) ?? pool.read { db -> (Versioned<Page<ProductSummary>>, Int?) in
+        let (answer, total) = try unchangedProducts(query, since: known) ?? pool.read { db -> (Versioned<ProductListing>, Int?) in
             let version = try changes.version(db)
             if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
             let page = try store.products(query, db)
-            return (.current(page, version: version), page.total)
+            let counts = withFacets ? try facets.facets(query, expanded: try store.expandedMatchesOfText(query, db), db) : nil
+            return (.current(ProductListing(page: page, facets: counts), version: version), page.total)
         }
         if let text = query.text, let total, query.page.page == 1, SearchText.mayBeHot(text) {
             recorder.record(text.lowercased(), searcher: query.searcher?.key ?? "", found: total > 0, at: clock.unixNow)
@@ -78,7 +87,7 @@ public struct CatalogService: Sendable {
     /// `.unchanged` (and, for a search, its total from the index's counts) when the catalogue is
     /// still at `known`, checked statement by statement (the total only feeds the search log);
     /// nil when there is no `known` or the catalogue moved.
-    private func unchangedProducts(_ query: ProductQuery, since known: Int64?) throws -> (Versioned<Page<ProductSummary>>, Int?)? {
+    private func unchangedProducts(_ query: ProductQuery, since known: Int64?) throws -> (Versioned<ProductListing>, Int?)? {
         guard let known else { return nil }
         if let versions = versions?.current() {
             guard versions.catalog == known else { return nil }
