@@ -75,7 +75,8 @@ public struct CatalogService: Sendable {
             let version = try changes.version(db)
             if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
             let page = try store.products(query, db)
-            let counts = withFacets ? try facets.facets(query, expanded: try store.expandedMatchesOfText(query, db), db) : nil
+            let counts = withFacets
+                ? try facets.facets(query, expanded: { try store.expandedMatchesOfText(query, at: $0, db) }, db) : nil
             return (.current(ProductListing(page: page, facets: counts), version: version), page.total)
         }
         if let text = query.text, let total, query.page.page == 1, SearchText.mayBeHot(text) {

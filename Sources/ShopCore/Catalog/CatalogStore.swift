@@ -72,11 +72,11 @@ struct CatalogStore {
 
     /// Everything `query`'s text finds with the terms it stands for, whatever its category and
     /// price filters (what its facets count); nil when it has no text or no such terms.
-    func expandedMatchesOfText(_ query: ProductQuery, _ db: any SQLConnection) throws -> [ProductID]? {
+    func expandedMatchesOfText(_ query: ProductQuery, at version: Int64, _ db: any SQLConnection) throws -> [ProductID]? {
         guard query.text != nil else { return nil }
         let text = ProductQuery(text: query.text, page: query.page)
         guard let request = Self.searchRequest(text, filters: Self.filters(text), order: Self.order(text)) else { return nil }
-        return try expandedMatches(request, at: try CatalogChanges().indexVersion(db), db)
+        return try expandedMatches(request, at: version, db)
     }
 
     static func searchRequest(_ query: ProductQuery, filters: [SQL], order: SQL?) -> ProductSearch.Request? {

@@ -15,10 +15,12 @@ struct FacetStore {
     let counts = FacetCounts()
 
     /// The facets of the list `query` asks for (its text normalised, its category known), at
-    /// `catalog_version` as read in the caller's transaction. `expanded`: when the text also
-    /// stands for other terms (synonyms, pinyin), every product it finds with them, unfiltered:
-    /// the set counted instead of the text's own matches, so the counts agree with the totals.
-    func facets(_ query: ProductQuery, expanded: [ProductID]? = nil, _ db: any SQLConnection) throws -> ProductFacets {
+    /// `catalog_version` as read in the caller's transaction. `expanded`, asked at that version
+    /// only when the counts are not kept: when the text also stands for other terms (synonyms,
+    /// pinyin), every product it finds with them, unfiltered: the set counted instead of the text's
+    /// own matches, so the counts agree with the totals.
+    func facets(_ query: ProductQuery, expanded: (Int64) throws -> [ProductID]? = { _ in nil },
+                _ db: any SQLConnection) throws -> ProductFacets {
         let text = query.text.map(SearchText.fold)
         let key = FacetCounts.Key(text: text.map { Array($0.utf8) },
                                   cuts: FacetHistogram.cuts(min: query.minPriceCents, max: query.maxPriceCents))
@@ -27,7 +29,7 @@ struct FacetStore {
         if let kept = counts.histogram(for: key, at: version) {
             histogram = kept
         } else {
-            histogram = try expanded.map { try count(ids: $0, cuts: key.cuts, db) } ?? count(text: text, cuts: key.cuts, db)
+            histogram = try expanded(version).map { try count(ids: $0, cuts: key.cuts, db) } ?? count(text: text, cuts: key.cuts, db)
             counts.remember(histogram, for: key, at: version)
         }
         return Self.facets(histogram, tree: try categories(db), query)
