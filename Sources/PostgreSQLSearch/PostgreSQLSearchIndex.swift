@@ -9,7 +9,7 @@ import SQL
 /// scalar, each under the first field holding it, exactly `SearchText.grams`), so the rows never
 /// travel to the client and back, and all of them go into the gram table's primary key in one
 /// sorted pass. (Made in Swift and sent 20,000 grams per INSERT, they were most of a 100,000-SKU
-/// import's time on PostgreSQL: 117 of its 2.3 million-row statements' seconds.)
+/// import's time on PostgreSQL: 115 of its statements' ~260 seconds on a loaded machine.)
 extension PostgreSQLSearch {
     public func reindex(_ products: [ProductID], _ db: any SQLConnection) throws {
         guard !products.isEmpty else { return }
@@ -39,9 +39,10 @@ extension PostgreSQLSearch {
             WHERE \(condition) AND p.status = \(ProductStatus.onSale)
             ORDER BY p.id
             """)
-        // Sorted by the primary key, so its pages are filled in order; the sort of a big import
-        // gets memory for this transaction rather than spilling to disk in small runs.
-        try db.execute(script: "SET LOCAL work_mem = '64MB'")
+        // Sorted by the primary key, so its pages are filled in order. An import's 2 million grams
+        // need ~130 MB to be grouped in memory (with 64 MB they spilled to disk in 65 batches); the
+        // setting lasts until this transaction ends. JIT compiling the plan cost a second and saved less.
+        try db.execute(script: "SET LOCAL work_mem = '128MB'; SET LOCAL jit = off")
         try db.run("""
             INSERT INTO search_grams (gram, field, product_id)
             SELECT g.gram, MIN(g.field), g.id FROM (
