@@ -11,7 +11,7 @@ public enum IsolationLevel: String, Sendable {
 }
 
 /// One libpq connection. Not thread-safe: a `Pool` lends it to one closure at a time.
-public final class Connection: SQLConnection {
+public final class Connection: SQLConnection, SQLBulkCopying {
     public let dialect = SQLDialect.postgresql
     let handle: OpaquePointer
     /// Statements prepared on this session, by text and parameter types: the server parses and
@@ -111,6 +111,77 @@ public final class Connection: SQLConnection {
         let result = try execute(sql)
         defer { PQclear(result) }
         return ResultRows(result).first()
+    }
+
+    /// Bytes of COPY data sent per `PQputCopyData` call: large enough that the calls cost nothing,
+    /// small enough that a big copy never sits whole in memory twice.
+    static let copyChunkBytes = 1 << 18
+
+    /// `COPY table (columns) FROM STDIN` in the text format: each row one line, values separated
+    /// by tabs, NULL as `\N`, and in each value backslash, tab, line feed and carriage return
+    /// written as `\\`, `\t`, `\n`, `\r` (`COPYText.append`), so any text arrives byte for byte.
+    /// The rows go as a stream (`PQputCopyData`), ended by `PQputCopyEnd`; the server's answer
+    /// (`PQgetResult`) says how many rows it loaded, or why it refused them, in which case
+    /// nothing of the copy is loaded.
+    @discardableResult
+    public func copy(into table: String, columns: [String], rows: [[SQLValue]]) throws -> Int {
+        let sql = "COPY \(Self.quotedIdentifier(table)) (\(columns.map(Self.quotedIdentifier).joined(separator: ", "))) FROM STDIN"
+        let start = PQexec(handle, sql)
+        let status = start.map(PQresultStatus)
+        if status != PGRES_COPY_IN {
+            defer { PQclear(start) }
+            try check(start, sql: sql)
+            throw PostgreSQLError(sqlstate: nil, message: "COPY did not start", sql: sql, connectionBroken: !isHealthy)
+        }
+        PQclear(start)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(Self.copyChunkBytes + 4_096)
+        var sendFailure: PostgreSQLError?
+        func send() {
+            guard sendFailure == nil, !buffer.isEmpty else { return }
+            let sent = buffer.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
+            }
+            if sent != 1 {
+                sendFailure = PostgreSQLError(sqlstate: nil, message: Self.message(of: handle), sql: sql, connectionBroken: !isHealthy)
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        for row in rows {
+            precondition(row.count == columns.count, "a COPY row has one value per column")
+            for (index, value) in row.enumerated() {
+                if index > 0 { buffer.append(0x09) }
+                COPYText.append(value, to: &buffer)
+            }
+            buffer.append(0x0A)
+            if buffer.count >= Self.copyChunkBytes { send() }
+            if sendFailure != nil { break }
+        }
+        send()
+        // A failed send still ends the copy, so the connection leaves COPY mode.
+        if PQputCopyEnd(handle, sendFailure == nil ? nil : "the client could not send the rows") != 1, sendFailure == nil {
+            sendFailure = PostgreSQLError(sqlstate: nil, message: Self.message(of: handle), sql: sql, connectionBroken: !isHealthy)
+        }
+        var loaded = 0
+        var failure: (any Error)? = nil
+        // Every result until NULL, so the connection is ready for its next statement.
+        while let result = PQgetResult(handle) {
+            do {
+                try check(result, sql: sql)
+                loaded += Int(String(cString: PQcmdTuples(result))) ?? 0
+            } catch {
+                if failure == nil { failure = error }
+            }
+            PQclear(result)
+        }
+        if let failure { throw failure }
+        if let sendFailure { throw sendFailure }
+        return loaded
+    }
+
+    /// `"name"`, with any `"` doubled: an identifier the server reads as written.
+    static func quotedIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// Runs `body` inside `BEGIN` ... `COMMIT`, rolling back if it throws.

@@ -137,3 +137,43 @@ struct ResultRows {
         return .blob(Array(UnsafeBufferPointer(start: bytes, count: length)))
     }
 }
+
+/// Values in COPY's text format (the PostgreSQL manual, COPY, "Text Format"): NULL is `\N`; text
+/// is its UTF-8 bytes with backslash, tab, line feed and carriage return escaped (`\\`, `\t`,
+/// `\n`, `\r`), so no value can end a field or a row, or be read as the end-of-data marker `\.`;
+/// integers and reals as their decimal text; blobs as bytea's hex form `\x…` (its backslash
+/// escaped in turn).
+enum COPYText {
+    static func append(_ value: SQLValue, to buffer: inout [UInt8]) {
+        switch value {
+        case .null:
+            buffer.append(0x5C)
+            buffer.append(0x4E)
+        case .integer(let number):
+            buffer.append(contentsOf: String(number).utf8)
+        case .real(let number):
+            buffer.append(contentsOf: "\(number)".utf8)
+        case .text(let text):
+            appendEscaped(text, to: &buffer)
+        case .blob(let bytes):
+            buffer.append(contentsOf: [0x5C, 0x5C, 0x78])
+            let digits = Array("0123456789abcdef".utf8)
+            for byte in bytes {
+                buffer.append(digits[Int(byte >> 4)])
+                buffer.append(digits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    private static func appendEscaped(_ text: String, to buffer: inout [UInt8]) {
+        for byte in text.utf8 {
+            switch byte {
+            case 0x5C: buffer.append(0x5C); buffer.append(0x5C)
+            case 0x09: buffer.append(0x5C); buffer.append(0x74)
+            case 0x0A: buffer.append(0x5C); buffer.append(0x6E)
+            case 0x0D: buffer.append(0x5C); buffer.append(0x72)
+            default: buffer.append(byte)
+            }
+        }
+    }
+}

@@ -5,6 +5,10 @@ import SQL
 /// all-or-nothing rule needs (each SKU code's first line, each product's SKU names, each
 /// product's id), never the file: a problem anywhere stops the writing (without
 /// `--skip-invalid`) and the caller rolls the transaction back.
+///
+/// On an engine that can stream rows (PostgreSQL's COPY), the valid rows are staged instead and
+/// written at the end with set-based statements (`StagedCatalogWrite`); the checks, issues and
+/// counts are the same either way.
 struct CatalogImportSession {
     /// Rows per batch: one lookup, one insert of products and one of SKUs for each.
     static let batchSize = 500
@@ -27,11 +31,14 @@ struct CatalogImportSession {
     private var productIDs: [String: ProductID] = [:]
     private var categoryIDs: [[String]: CategoryID] = [:]
     private var batch: [CatalogRow] = []
+    /// The staged path, where the connection can copy rows in bulk.
+    private var staged: StagedCatalogWrite?
 
     init(db: any SQLConnection, options: CatalogImporter.Options, now: Int64) {
         self.db = db
         self.options = options
         self.now = now
+        staged = (db as? any SQLBulkCopying).map(StagedCatalogWrite.init(db:))
     }
 
     /// Whether valid rows are still written: not once a problem has doomed the import.
@@ -60,6 +67,7 @@ struct CatalogImportSession {
         firstLineOfSKU[row.skuCode] = row.line
         firstLineOfName[row.productCode, default: [:]][row.skuName] = row.line
         guard writing else { return }
+        if staged != nil { return try staged!.append(row) }
         batch.append(row)
         if batch.count >= Self.batchSize { try flush() }
     }
@@ -67,7 +75,10 @@ struct CatalogImportSession {
     private mutating func reject(_ rowIssues: [ImportIssue]) {
         issues += rowIssues
         if let line = rowIssues.first?.line { invalidLines.insert(line) }
-        if !writing { batch.removeAll() }
+        if !writing {
+            batch.removeAll()
+            staged?.discardPending()
+        }
     }
 
     /// Writes what is left; answers the summary, or throws `invalidRows` when the import must
@@ -75,6 +86,9 @@ struct CatalogImportSession {
     mutating func finish() throws -> ImportSummary {
         issues.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         if !issues.isEmpty && !options.skipInvalid { throw ImportError.invalidRows(issues) }
+        if staged != nil {
+            searchable = try staged!.apply(keepExisting: options.keepExisting, now: now, summary: &summary)
+        }
         try flush()
         summary.skus.invalid = invalidLines.count
         return summary
