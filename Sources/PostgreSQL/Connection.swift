@@ -239,8 +239,13 @@ public final class Connection: SQLConnection {
 
     /// Holds `sql` until the next statement whose answer is needed, or `COMMIT`, and sends it
     /// with that one in a single pipeline (libpq pipeline mode): a write whose only news can be a
-    /// failure costs no round trip of its own. Its failure is thrown by that later call.
+    /// failure costs no round trip of its own. Its failure is thrown by that later call. Outside a
+    /// transaction (autocommit: no COMMIT would send it) it runs at once.
     public func runLater(_ sql: SQL) throws {
+        guard beginHeld || isInTransaction else {
+            try run(sql)
+            return
+        }
         held.append(.statement(sql))
     }
 

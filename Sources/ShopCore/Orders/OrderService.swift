@@ -301,8 +301,8 @@ public struct OrderService: Sendable {
                         _ transition: (any SQLConnection, Int64) throws -> Bool) throws -> Order {
         let now = clock.unixNow
         return try pool.write { db in
-            guard let order = try orders.find(id, of: user, db) else { throw OrderError.notFound }
-            guard try transition(db, now) else { throw OrderError.stateConflict(current: order.status, action: action) }
+            guard let status = try orders.status(id, of: user, db) else { throw OrderError.notFound }
+            guard try transition(db, now) else { throw OrderError.stateConflict(current: status, action: action) }
             guard let changed = try orders.find(id, db) else { throw OrderError.notFound }
             return changed
         }

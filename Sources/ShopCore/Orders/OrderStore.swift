@@ -123,6 +123,11 @@ struct OrderStore {
         try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id)").map { try orders([$0], db)[0] }
     }
 
+    /// The status of one's own order (nil: none such), without its lines: what a change checks first.
+    func status(_ id: OrderID, of user: UserID, _ db: any SQLConnection) throws -> OrderStatus? {
+        try db.scalar("SELECT status FROM orders WHERE id = \(id) AND user_id = \(user)", as: OrderStatus.self)
+    }
+
     func find(_ id: OrderID, of user: UserID, _ db: any SQLConnection) throws -> Order? {
         try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id) AND user_id = \(user)").map { try orders([$0], db)[0] }
     }
@@ -202,8 +207,9 @@ struct OrderStore {
             """) == 1
     }
 
+    /// Held to go with the next statement or the commit (`runLater`): only its failure matters.
     func setCancelReason(_ id: OrderID, _ reason: String, _ db: any SQLConnection) throws {
-        try db.run("UPDATE orders SET cancel_reason = \(reason) WHERE id = \(id)")
+        try db.runLater("UPDATE orders SET cancel_reason = \(reason) WHERE id = \(id)")
     }
 
     func setDeliveryPhoto(_ id: OrderID, _ url: String?, _ db: any SQLConnection) throws {

@@ -57,8 +57,9 @@ struct StockStore {
         try db.queryOne("SELECT stock FROM skus WHERE id = \(sku)").map { try $0.decode("stock") } ?? 0
     }
 
+    /// Held to go with the next statement or the commit (`runLater`): only its failure matters.
     func giveBack(_ quantity: Int, of sku: SKUID, _ db: any SQLConnection) throws {
-        try db.run("UPDATE skus SET stock = stock + \(quantity) WHERE id = \(sku)")
+        try db.runLater("UPDATE skus SET stock = stock + \(quantity) WHERE id = \(sku)")
     }
 
     func addSales(_ quantity: Int, to product: ProductID, _ db: any SQLConnection) throws {
