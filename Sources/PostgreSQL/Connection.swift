@@ -21,6 +21,12 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// Past this many, the session's statements are dropped (`DEALLOCATE ALL`) and prepared again
     /// as they come: one-off texts cannot grow the cache without bound.
     public static let maxPreparedStatements = 512
+    /// Statements of the open transaction not sent yet: its `BEGIN` (and `SET LOCAL`), advisory
+    /// locks and `runLater` writes wait here and go to the server in one pipeline with the next
+    /// statement whose answer is needed, or with `COMMIT`, costing no round trip of their own.
+    private var held: [Held] = []
+    /// Whether `held` starts with the transaction's `BEGIN`: nothing of it reached the server yet.
+    private var beginHeld = false
 
     /// Connects with libpq's own rules: a `postgresql://` URL or `key=value` string, with the
     /// `PG*` environment variables (PGPASSWORD, PGSSLMODE, ...) filling what it leaves out, and
@@ -62,25 +68,31 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     }
 
     /// Reopens the connection with the same parameters; answers whether it is usable again.
+    /// Statements held for the transaction that was open are dropped with it.
     @discardableResult
     public func reset() -> Bool {
         PQreset(handle)
         preparedNames.removeAll()
+        held.removeAll()
+        beginHeld = false
         return isHealthy
     }
 
     /// Runs a script of one or more statements without parameters (migrations, schema). Unless
     /// the script has its own BEGIN/COMMIT, the server runs it as one implicit transaction.
     public func execute(script: String) throws {
+        if !held.isEmpty { PQclear(try sendHeld(then: nil)) }
         let result = PQexec(handle, script)
         defer { PQclear(result) }
         try check(result, sql: script)
     }
 
     /// A transaction-scoped advisory lock per key, in sorted order so two callers never deadlock.
+    /// The locks are held back and sent with the next statement (`runLater`): the server takes
+    /// them before it runs that statement, and waiting for them costs no round trip of its own.
     public func serialize(onKeys keys: [String]) throws {
         for key in Set(keys).sorted() {
-            _ = try query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))")
+            try runLater("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))")
         }
     }
 
@@ -187,13 +199,18 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// Runs `body` inside `BEGIN` ... `COMMIT`, rolling back if it throws.
     public func transaction<T>(isolation: IsolationLevel = .readCommitted, readOnly: Bool = false,
                                _ body: (Connection) throws -> T) throws -> T {
-        try begin(isolation: isolation, readOnly: readOnly)
+        begin(isolation: isolation, readOnly: readOnly)
         return try inOpenTransaction(body)
     }
 
-    /// `BEGIN ISOLATION LEVEL ... [READ ONLY]`.
-    func begin(isolation: IsolationLevel, readOnly: Bool) throws {
-        try execute(script: "BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : ""))
+    /// `BEGIN ISOLATION LEVEL ... [READ ONLY]`, held back and sent with the transaction's first
+    /// statement (one round trip for both); `synchronousCommit` false adds `SET LOCAL
+    /// synchronous_commit = off` the same way.
+    func begin(isolation: IsolationLevel, readOnly: Bool, synchronousCommit: Bool = true) {
+        precondition(held.isEmpty, "a transaction begins on a connection with nothing held")
+        held.append(.command("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "")))
+        if !synchronousCommit { held.append(.command("SET LOCAL synchronous_commit = off")) }
+        beginHeld = true
     }
 
     /// Runs `body` in the transaction just begun, then `COMMIT`; `ROLLBACK` if anything throws.
@@ -206,7 +223,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
                 throw PostgreSQLError(sqlstate: "25P02", message: "a statement failed inside the transaction, "
                                       + "so it was rolled back (catch it in a SAVEPOINT to go on)")
             }
-            try execute(script: "COMMIT")
+            try commit()
             return result
         } catch {
             rollbackIfOpen()
@@ -214,8 +231,22 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         }
     }
 
-    /// Ends a transaction left open, so the connection goes back to its pool clean.
+    /// `COMMIT`, sent with the statements still held (writes run with `runLater`) in one
+    /// pipeline. A transaction that never sent a statement has nothing to commit.
+    private func commit() throws {
+        if beginHeld && held.allSatisfy(\.isCommand) {
+            held.removeAll()
+            beginHeld = false
+            return
+        }
+        PQclear(try sendHeld(then: .command("COMMIT")))
+    }
+
+    /// Ends a transaction left open, so the connection goes back to its pool clean; what was held
+    /// for it is dropped unsent.
     func rollbackIfOpen() {
+        held.removeAll()
+        beginHeld = false
         if isHealthy && isInTransaction { try? execute(script: "ROLLBACK") }
     }
 
@@ -223,6 +254,10 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// statement for its text (prepared on first use); answers the successful result, which the
     /// caller clears.
     private func execute(_ sql: SQL) throws -> OpaquePointer {
+        if !held.isEmpty {
+            guard let result = try sendHeld(then: .statement(sql)) else { preconditionFailure("a pipeline answers its last statement") }
+            return result
+        }
         let (text, values) = sql.render { "$\($0)" }
         let parameters = Parameters(values)
         defer { parameters.deallocate() }
@@ -257,6 +292,119 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         try check(result, sql: text)
         preparedNames[key] = name
         return name
+    }
+
+    // MARK: held statements, sent in one pipeline with the next that needs an answer
+
+    /// A statement held back: nobody waits for its answer, only for its failure.
+    private enum Held {
+        /// Text without parameters (`BEGIN …`, `SET LOCAL …`, `COMMIT`), sent unprepared.
+        case command(String)
+        case statement(SQL)
+
+        var isCommand: Bool {
+            if case .command = self { return true }
+            return false
+        }
+    }
+
+    /// Holds `sql` until the next statement whose answer is needed, or `COMMIT`, and sends it
+    /// with that one in a single pipeline (libpq pipeline mode): a write whose only news can be a
+    /// failure costs no round trip of its own. Its failure is thrown by that later call. Outside a
+    /// transaction (autocommit: no COMMIT would send it) it runs at once.
+    public func runLater(_ sql: SQL) throws {
+        guard beginHeld || isInTransaction else {
+            try run(sql)
+            return
+        }
+        held.append(.statement(sql))
+    }
+
+    /// Sends the held statements and then `last` (when given) in one pipeline, one round trip;
+    /// answers the last statement's result, which the caller clears, or throws the first failure.
+    /// When the pipeline begins the transaction and finds the connection broken, nothing of the
+    /// transaction has run: it reconnects once and sends it again.
+    private func sendHeld(then last: Held?) throws -> OpaquePointer? {
+        let statements = held + (last.map { [$0] } ?? [])
+        let reconnectable = beginHeld
+        held.removeAll()
+        beginHeld = false
+        do {
+            return try pipeline(statements)
+        } catch let error as PostgreSQLError where error.kind == .connectionLost && reconnectable {
+            guard reset() else { throw error }
+            return try pipeline(statements)
+        }
+    }
+
+    /// One pipeline: every statement sent (those new to the session prepared first), one sync, the
+    /// answers read in order. After a failure the server skips the rest up to the sync
+    /// (`PGRES_PIPELINE_ABORTED`); the first failure is thrown.
+    private func pipeline(_ statements: [Held]) throws -> OpaquePointer? {
+        var sends: [(text: String, name: String?, parameters: Parameters?)] = []
+        defer { sends.forEach { $0.parameters?.deallocate() } }
+        for statement in statements {
+            switch statement {
+            case .command(let text):
+                sends.append((text, nil, nil))
+            case .statement(let sql):
+                let (text, values) = sql.render { "$\($0)" }
+                let parameters = Parameters(values)
+                sends.append((text, nil, parameters))
+                sends[sends.count - 1].name = try preparedName(text, types: parameters.types)
+            }
+        }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw PostgreSQLError(sqlstate: nil, message: Self.message(of: handle), connectionBroken: !isHealthy)
+        }
+        for send in sends {
+            let sent: Int32
+            if let name = send.name, let parameters = send.parameters {
+                sent = parameters.values.withUnsafeBufferPointer { pointers in
+                    PQsendQueryPrepared(handle, name, Int32(parameters.values.count), pointers.baseAddress,
+                                        parameters.lengths, parameters.formats, 0)
+                }
+            } else {
+                sent = PQsendQueryParams(handle, send.text, 0, nil, nil, nil, nil, 0)
+            }
+            guard sent == 1 else { throw brokenPipeline(sql: send.text) }
+        }
+        guard PQpipelineSync(handle) == 1 else { throw brokenPipeline(sql: nil) }
+        var failure: Error?
+        var last: OpaquePointer?
+        for (index, send) in sends.enumerated() {
+            guard let result = PQgetResult(handle) else { throw brokenPipeline(sql: send.text) }
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+            if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                PQclear(result)
+                continue
+            }
+            do {
+                try check(result, sql: send.text)
+            } catch {
+                failure = failure ?? error
+                PQclear(result)
+                continue
+            }
+            if index == sends.count - 1 { last = result } else { PQclear(result) }
+        }
+        guard let sync = PQgetResult(handle) else { throw brokenPipeline(sql: nil) }
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        PQclear(sync)
+        guard synced, PQexitPipelineMode(handle) == 1 else { throw brokenPipeline(sql: nil) }
+        if let failure {
+            PQclear(last)
+            throw failure
+        }
+        return last
+    }
+
+    /// The error of a pipeline that could not be sent or read to its end. The session is left in
+    /// an unknown state, so it is reopened (a transaction it held is gone with it).
+    private func brokenPipeline(sql: String?) -> PostgreSQLError {
+        let error = PostgreSQLError(sqlstate: nil, message: Self.message(of: handle), sql: sql, connectionBroken: true)
+        _ = reset()
+        return error
     }
 
     /// How many prepared statements this session keeps.

@@ -120,10 +120,10 @@ public final class Pool: Database, @unchecked Sendable {
             do {
                 return try lend { connection in
                     if !readOnly { RequestThread.noteWrite() }
-                    try begin(on: connection, isolation: isolation, readOnly: readOnly)
-                    if durability == .processCrash {
-                        try connection.execute(script: "SET LOCAL synchronous_commit = off")
-                    }
+                    // held, and sent with the first statement: a connection found broken then is
+                    // reopened and the statement sent again (see `Connection.begin`)
+                    connection.begin(isolation: isolation, readOnly: readOnly,
+                                     synchronousCommit: durability != .processCrash)
                     return try connection.inOpenTransaction(body)
                 }
             } catch let error as PostgreSQLError where error.kind == .transient && retries < maxRetries {
@@ -132,17 +132,6 @@ public final class Pool: Database, @unchecked Sendable {
                 // collide again at once.
                 Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.010) * Double(retries))
             }
-        }
-    }
-
-    /// `BEGIN`; when that finds the connection broken (the server restarted, the backend was
-    /// terminated), nothing has run yet, so it reconnects once and begins again.
-    private func begin(on connection: Connection, isolation: IsolationLevel, readOnly: Bool) throws {
-        do {
-            try connection.begin(isolation: isolation, readOnly: readOnly)
-        } catch let error as PostgreSQLError where error.kind == .connectionLost {
-            guard connection.reset() else { throw error }
-            try connection.begin(isolation: isolation, readOnly: readOnly)
         }
     }
 

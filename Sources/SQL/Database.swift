@@ -21,9 +21,19 @@ public protocol SQLConnection: AnyObject {
     /// After a bulk change to these tables: brings the planner's statistics up to date where the
     /// engine's plans depend on them (PostgreSQL would otherwise scan every product for a search).
     func refreshStatistics(of tables: [String]) throws
+    /// Runs a write whose answer the caller does not need, only its success. An engine may hold
+    /// it and send it with the next statement, or with the commit, in one round trip (PostgreSQL:
+    /// a pipeline); a failure is then thrown by that later call, and still rolls back the whole
+    /// transaction. SQLite, in process, runs it at once.
+    func runLater(_ sql: SQL) throws
 }
 
 extension SQLConnection {
+    /// Runs it at once: engines without round trips to save.
+    public func runLater(_ sql: SQL) throws {
+        try run(sql)
+    }
+
     /// `serialize(onKeys:)` with the keys written out.
     public func serialize(on keys: String...) throws {
         try serialize(onKeys: keys)

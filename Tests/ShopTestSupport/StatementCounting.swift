@@ -6,18 +6,22 @@ import Synchronization
 /// queries a use case costs (a list must not cost one query per row).
 public final class CountingDatabase: Database {
     public let base: any Database
-    private let count = Mutex(0)
+    private let count = Mutex((all: 0, held: 0))
 
     public init(_ base: any Database) {
         self.base = base
     }
 
     /// Statements run since the last `reset()`.
-    public var statements: Int { count.withLock { $0 } }
+    public var statements: Int { count.withLock { $0.all } }
 
-    public func reset() { count.withLock { $0 = 0 } }
+    /// Of `statements`, those that wait for their answer: on PostgreSQL each is a round trip (the
+    /// others, `runLater` writes and the advisory locks, travel with the next one).
+    public var answered: Int { count.withLock { $0.all - $0.held } }
 
-    func noteStatement() { count.withLock { $0 += 1 } }
+    public func reset() { count.withLock { $0 = (0, 0) } }
+
+    func noteStatement(held: Bool = false) { count.withLock { $0.all += 1; if held { $0.held += 1 } } }
 
     public var dialect: SQLDialect { base.dialect }
 
@@ -73,8 +77,13 @@ final class CountingConnection: SQLConnection {
     }
 
     func serialize(onKeys keys: [String]) throws {
-        if base.dialect == .postgresql { counter.noteStatement() }
+        if base.dialect == .postgresql { counter.noteStatement(held: true) }
         try base.serialize(onKeys: keys)
+    }
+
+    func runLater(_ sql: SQL) throws {
+        counter.noteStatement(held: true)
+        try base.runLater(sql)
     }
 
     func refreshStatistics(of tables: [String]) throws {

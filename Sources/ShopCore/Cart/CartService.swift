@@ -77,10 +77,10 @@ public struct CartService: Sendable {
         let now = clock.unixNow
         return try pool.write(durability: Self.durability) { db in
             try db.serialize(on: Self.lockKey(user))
-            guard let item = try store.purchasable(sku, db), item.onSale else { throw CartError.skuNotFound }
-            let existing = try store.line(sku: sku, of: user, db)
+            let (item, existing, total) = try store.adding(sku, for: user, db)
+            guard let item, item.onSale else { throw CartError.skuNotFound }
             let lineQuantity = (existing?.quantity ?? 0) + quantity
-            try checkCap(adding: quantity, for: user, db)
+            guard total + quantity <= maxItems else { throw CartError.limitExceeded(max: maxItems) }
             guard Int64(lineQuantity) <= item.stock else {
                 throw CartError.outOfStock(skuID: sku, sku: item.label, available: item.stock)
             }

@@ -47,10 +47,6 @@ struct CartStore {
         try db.queryOne("SELECT id, sku_id, quantity FROM cart_items WHERE id = \(id) AND user_id = \(user)").map(Self.line)
     }
 
-    func line(sku: SKUID, of user: UserID, _ db: any SQLConnection) throws -> Line? {
-        try db.queryOne("SELECT id, sku_id, quantity FROM cart_items WHERE sku_id = \(sku) AND user_id = \(user)").map(Self.line)
-    }
-
     func purchasable(_ sku: SKUID, _ db: any SQLConnection) throws -> Purchasable? {
         try db.queryOne("SELECT \(Self.onSale) AS status, s.stock, p.title, s.name FROM skus s JOIN products p ON p.id = s.product_id WHERE s.id = \(sku)")
             .map { row in
@@ -59,15 +55,38 @@ struct CartStore {
             }
     }
 
+    /// What adding `sku` needs to know, in one query (one round trip on PostgreSQL): whether it can
+    /// be bought, with its stock and label (nil: no such SKU), the buyer's line of it, and the
+    /// buyer's items in all.
+    func adding(_ sku: SKUID, for user: UserID, _ db: any SQLConnection) throws -> (item: Purchasable?, line: Line?, total: Int) {
+        guard let row = try db.queryOne("""
+            SELECT s.id AS sku_id, \(Self.onSale) AS status, s.stock, p.title, s.name, c.id, c.quantity,
+                   (SELECT COALESCE(SUM(t.quantity), 0) FROM cart_items t WHERE t.user_id = \(user)) AS total
+            FROM (SELECT 1 AS one) AS start
+            LEFT JOIN (skus s JOIN products p ON p.id = s.product_id) ON s.id = \(sku)
+            LEFT JOIN cart_items c ON c.user_id = \(user) AND c.sku_id = \(sku)
+            """) else {
+            throw RowDecodingError(table: "cart_items", column: "total", value: nil, reason: "the add's read returned no row")
+        }
+        let item = try row.decode("sku_id", as: SKUID?.self) == nil ? nil : Purchasable(
+            onSale: try row.decode("status", as: ProductStatus.self) == .onSale, stock: try row.decode("stock"),
+            label: SKULabel(title: try row.decode("title"), name: try row.decode("name")))
+        let line = try row.decode("id", as: CartItemID?.self) == nil ? nil
+            : Line(id: try row.decode("id"), skuID: sku, quantity: try row.decode("quantity"))
+        return (item, line, try row.decode("total"))
+    }
+
+    /// Held to go with the next statement or the commit (`runLater`): only its failure matters.
     func insert(user: UserID, sku: SKUID, quantity: Int, at now: Int64, _ db: any SQLConnection) throws {
-        try db.run("""
+        try db.runLater("""
             INSERT INTO cart_items (user_id, sku_id, quantity, selected, created_at, updated_at)
             VALUES (\(user), \(sku), \(quantity), 1, \(now), \(now))
             """)
     }
 
+    /// Held to go with the next statement or the commit (`runLater`): only its failure matters.
     func setQuantity(_ id: CartItemID, of user: UserID, _ quantity: Int, at now: Int64, _ db: any SQLConnection) throws {
-        try db.run("UPDATE cart_items SET quantity = \(quantity), updated_at = \(now) WHERE id = \(id) AND user_id = \(user)")
+        try db.runLater("UPDATE cart_items SET quantity = \(quantity), updated_at = \(now) WHERE id = \(id) AND user_id = \(user)")
     }
 
     func setSelected(_ id: CartItemID, of user: UserID, _ selected: Bool, at now: Int64, _ db: any SQLConnection) throws {
@@ -78,7 +97,15 @@ struct CartStore {
         try db.run("DELETE FROM cart_items WHERE id = \(id) AND user_id = \(user)") == 1
     }
 
+    /// Held to go with the commit (`runLater`): one round trip for the whole clear on PostgreSQL.
     func clear(_ user: UserID, _ db: any SQLConnection) throws {
-        try db.run("DELETE FROM cart_items WHERE user_id = \(user)")
+        try db.runLater("DELETE FROM cart_items WHERE user_id = \(user)")
+    }
+
+    /// The lines `ids` of the buyer's cart (those checkout ordered) removed in one statement, held
+    /// to go with the commit (`runLater`).
+    func deleteLater(_ ids: [CartItemID], of user: UserID, _ db: any SQLConnection) throws {
+        guard !ids.isEmpty else { return }
+        try db.runLater("DELETE FROM cart_items WHERE user_id = \(user) AND id IN (\(list: ids))")
     }
 }

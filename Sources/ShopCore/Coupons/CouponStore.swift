@@ -85,14 +85,15 @@ struct CouponStore {
             """) == 1
     }
 
-    /// Records the use on the order and stamps the order with the coupon and its discount.
+    /// Records the use on the order and stamps the order with the coupon and its discount: both
+    /// writes held to go with the next statement (`runLater`), only their failure matters.
     func recordUse(of coupon: Coupon, applied: AppliedCoupon, order: OrderID, user: UserID, at now: Int64,
                    _ db: any SQLConnection) throws {
-        try db.run("""
+        try db.runLater("""
             INSERT INTO coupon_uses (order_id, coupon_id, user_id, discount_cents, created_at)
             VALUES (\(order), \(coupon.id), \(user), \(applied.discountCents), \(now))
             """)
-        try db.run("""
+        try db.runLater("""
             UPDATE orders SET discount_cents = \(applied.discountCents), coupon_code = \(applied.code),
                               coupon_description = \(applied.description)
             WHERE id = \(order)

@@ -15,8 +15,9 @@ struct DeliveryAreas: Sendable {
         let code = address.regionCode.flatMap { regions.region($0) != nil ? $0 : nil }
             ?? regions.code(province: address.province, city: address.city, district: address.district)
         let path = code.map { regions.path(to: $0).reversed().map(\.code) } ?? []
-        if let zone = try store.zone(listingAny: path, db) { return .zone(zone) }
-        guard try !store.any(db) else { throw DeliveryZoneError.outsideArea }
+        let serving = try store.serving(listingAny: path, db)
+        if let zone = serving.zone { return .zone(zone) }
+        guard !serving.anyZone else { throw DeliveryZoneError.outsideArea }
         return .everywhere
     }
 }

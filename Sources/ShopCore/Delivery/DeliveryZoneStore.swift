@@ -28,27 +28,28 @@ struct DeliveryZoneStore {
         }
     }
 
-    /// Whether the shop has any zone (none: every address is served).
-    func any(_ db: any SQLConnection) throws -> Bool {
-        try db.queryOne("SELECT id FROM delivery_zones LIMIT 1") != nil
-    }
-
-    /// The zone listing one of `codes` (a division and those above it, most specific first); the
-    /// most specific listed code wins, though the rules let at most one zone hold any of them.
-    func zone(listingAny codes: [RegionCode], _ db: any SQLConnection) throws -> ServingZone? {
-        guard !codes.isEmpty else { return nil }
-        let list = codes.map { code -> SQL in "\(code)" }.joined(separator: ", ")
+    /// The zone listing one of `codes` (a division and those above it, most specific first; the
+    /// most specific listed code wins, though the rules let at most one zone hold any of them), and
+    /// whether the shop has any zone at all (none: every address is served). One query: checkout
+    /// asks both, and on PostgreSQL each query is a round trip.
+    func serving(listingAny codes: [RegionCode], _ db: any SQLConnection) throws -> (zone: ServingZone?, anyZone: Bool) {
+        let listed: SQL = codes.isEmpty ? "1 = 0" : "r.region_code IN (\(codes.map { code -> SQL in "\(code)" }.joined(separator: ", ")))"
+        var anyZone = false
         var byCode: [RegionCode: ServingZone] = [:]
         for row in try db.query("""
-            SELECT r.region_code, z.name, z.fee_cents, z.free_over_cents, z.same_day
-            FROM delivery_zone_regions r JOIN delivery_zones z ON z.id = r.zone_id
-            WHERE r.region_code IN (\(list))
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM delivery_zones) THEN 1 ELSE 0 END AS any_zone,
+                   m.region_code, m.name, m.fee_cents, m.free_over_cents, m.same_day
+            FROM (SELECT 1 AS one) AS start
+            LEFT JOIN (SELECT r.region_code, z.name, z.fee_cents, z.free_over_cents, z.same_day
+                       FROM delivery_zone_regions r JOIN delivery_zones z ON z.id = r.zone_id
+                       WHERE \(listed)) AS m ON 1 = 1
             """) {
-            let code: RegionCode = try row.decode("region_code")
+            anyZone = try row.decode("any_zone")
+            guard let code = try row.decode("region_code", as: RegionCode?.self) else { continue }
             byCode[code] = ServingZone(name: try row.decode("name"), regionCode: code, feeCents: try row.decode("fee_cents"),
                                        freeOverCents: try row.decode("free_over_cents"), sameDay: try row.decode("same_day"))
         }
-        return codes.lazy.compactMap { byCode[$0] }.first
+        return (codes.lazy.compactMap { byCode[$0] }.first, anyZone)
     }
 
     static func zone(_ row: Row, codes: [RegionCode]) throws -> DeliveryZone {

@@ -33,7 +33,7 @@ struct SlotLoadStore {
             UPDATE orders SET holds_slot = 0 WHERE id = \(order) AND holds_slot = 1 RETURNING delivery_date, delivery_slot
             """) else { return }
         guard let date: CalendarDay = try held.decode("delivery_date"), let slot: DeliverySlot = try held.decode("delivery_slot") else { return }
-        try db.run("""
+        try db.runLater("""
             UPDATE delivery_slot_load SET taken = taken - 1
             WHERE delivery_date = \(date) AND delivery_slot = \(slot) AND taken > 0
             """)

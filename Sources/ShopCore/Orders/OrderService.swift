@@ -19,7 +19,6 @@ public struct OrderService: Sendable {
     let lifecycle = OrderLifecycle()
     private let carts = CartStore()
     let refunds = RefundStore()
-    private let addresses = AddressStore()
     private let coupons = CouponRedemption()
     private let slotLoad = SlotLoadStore()
     /// The outbox the paid, shipped and delivered notices go into; nil: none are written.
@@ -87,17 +86,21 @@ public struct OrderService: Sendable {
         let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
         return try pool.write { db in
             // one checkout of a buyer at a time: the unpaid count, the key and the cart it empties
+            // Round trips matter on PostgreSQL (each one waits on the network): the lock goes with the
+            // opening read, writes whose answer is not needed go with the next statement
+            // (`runLater`), and the order comes back from its INSERT rather than being read again.
             try db.serialize(on: CartService.lockKey(user))
-            if let existing = try orders.idempotentOrder(user: user, key: key, db) {
+            let start = try orders.checkoutStart(user: user, key: key, address: request.addressID, db)
+            if let existing = start.replay {
                 guard existing.hash == fingerprint else { throw OrderError.idempotencyKeyReused }
                 guard let order = try orders.find(existing.order, db) else { throw OrderError.notFound }
                 return Checkout(order: order, replayed: true)
             }
             if couponCode != nil { try couponAttempts.check(user: user, clientIP: clientIP, at: now, db) }
-            guard try orders.unpaidCount(of: user, db) < settings.maxUnpaidPerUser else {
+            guard start.unpaid < settings.maxUnpaidPerUser else {
                 throw OrderError.tooManyUnpaidOrders(max: settings.maxUnpaidPerUser)
             }
-            guard let address = try addresses.find(request.addressID, of: user, db) else { throw AddressError.notFound }
+            guard let address = start.address else { throw AddressError.notFound }
             // outside every delivery zone: refused before any stock is taken
             let coverage = try areas.coverage(of: address, db)
 
@@ -125,11 +128,7 @@ public struct OrderService: Sendable {
             // the same order and cannot deadlock; the order keeps the buyer's line order.
             var taken: [SKUID: StockStore.Priced] = [:]
             for (sku, quantity) in wanted.sorted(by: { $0.sku.rawValue < $1.sku.rawValue }) {
-                guard let priced = try stock.priced(sku, db), priced.onSale else { throw OrderError.skuNotFound(sku) }
-                guard try stock.take(quantity, of: sku, db) else {
-                    throw OrderError.outOfStock(sku, sku: SKULabel(title: priced.title, name: priced.skuName),
-                                                available: try stock.available(sku, db))
-                }
+                guard let priced = try stock.takeForSale(quantity, of: sku, db) else { throw try stock.refusal(of: sku, db) }
                 taken[sku] = priced
             }
             // the day: any next_day product keeps the whole order from going out today
@@ -151,19 +150,24 @@ public struct OrderService: Sendable {
             let snapshot = AddressSnapshot(recipient: address.recipient, phone: address.phone, province: address.province,
                                            city: address.city, district: address.district, detail: address.detail,
                                            postalCode: address.postalCode)
-            let id = try orders.insert(.init(number: try uniqueNumber(at: now, db), user: user, totalCents: total, note: note,
-                                             address: snapshot, createdAt: now, payDeadline: payDeadline,
-                                             delivery: OrderDelivery(date: day, slot: slot, cardMessage: wish.cardMessage,
-                                                                     cardSignature: wish.cardSignature),
-                                             deliveryFeeCents: deliveryFee, holdsSlot: holdsSlot,
-                                             trackingToken: TrackingToken.make(random),
-                                             anonymousSender: request.anonymousSender, notifyRecipient: request.notifyRecipient),
-                                       items: newItems, db)
-            if let redeemed { try coupons.record(redeemed, order: id, user: user, at: now, db) }
+            var row = try insert(.init(number: number(at: now), user: user, totalCents: total, note: note,
+                                       address: snapshot, createdAt: now, payDeadline: payDeadline,
+                                       delivery: OrderDelivery(date: day, slot: slot, cardMessage: wish.cardMessage,
+                                                               cardSignature: wish.cardSignature),
+                                       deliveryFeeCents: deliveryFee, holdsSlot: holdsSlot,
+                                       trackingToken: TrackingToken.make(random),
+                                       anonymousSender: request.anonymousSender, notifyRecipient: request.notifyRecipient), db)
+            let id: OrderID = try row.decode("id")
+            try orders.insertLater(newItems, of: id, db)
+            if let redeemed {
+                try coupons.record(redeemed, order: id, user: user, at: now, db)
+                // the discount is written on the order after its INSERT
+                guard let discounted = try orders.row(id, db) else { throw OrderError.notFound }
+                row = discounted
+            }
             try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
-            for line in cartLines { _ = try carts.delete(line, of: user, db) }
-            guard let order = try orders.find(id, db) else { throw OrderError.notFound }
-            return Checkout(order: order, replayed: false)
+            try carts.deleteLater(cartLines, of: user, db)
+            return Checkout(order: try orders.placed(row, items: newItems), replayed: false)
         }
     }
 
@@ -297,8 +301,8 @@ public struct OrderService: Sendable {
                         _ transition: (any SQLConnection, Int64) throws -> Bool) throws -> Order {
         let now = clock.unixNow
         return try pool.write { db in
-            guard let order = try orders.find(id, of: user, db) else { throw OrderError.notFound }
-            guard try transition(db, now) else { throw OrderError.stateConflict(current: order.status, action: action) }
+            guard let status = try orders.status(id, of: user, db) else { throw OrderError.notFound }
+            guard try transition(db, now) else { throw OrderError.stateConflict(current: status, action: action) }
             guard let changed = try orders.find(id, db) else { throw OrderError.notFound }
             return changed
         }
@@ -306,10 +310,24 @@ public struct OrderService: Sendable {
 
     /// `yyyyMMdd` (China time) and 10 random digits: unique, and too sparse to enumerate.
     func uniqueNumber(at now: Int64, _ db: any SQLConnection) throws -> String {
-        let prefix = ShopTime.day(Date(timeIntervalSince1970: TimeInterval(now)))
         while true {
-            let number = prefix + random.digits(10)
+            let number = number(at: now)
             if try !orders.numberExists(number, db) { return number }
+        }
+    }
+
+    /// An order number drawn at random: `yyyyMMdd` (China time) and 10 random digits.
+    private func number(at now: Int64) -> String {
+        ShopTime.day(Date(timeIntervalSince1970: TimeInterval(now))) + random.digits(10)
+    }
+
+    /// Inserts `order` and answers its row; a number already taken (one chance in 10^10 a day) is
+    /// drawn again, so the number is unique without a separate check.
+    private func insert(_ order: OrderStore.NewOrder, _ db: any SQLConnection) throws -> Row {
+        var order = order
+        while true {
+            if let row = try orders.insertReturning(order, db) { return row }
+            order.number = number(at: order.createdAt)
         }
     }
 }

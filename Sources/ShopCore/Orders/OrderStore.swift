@@ -29,7 +29,7 @@ struct OrderStore {
     }
 
     struct NewOrder {
-        let number: String
+        var number: String
         let user: UserID
         let totalCents: Int64
         let note: String
@@ -56,19 +56,7 @@ struct OrderStore {
     }
 
     func insert(_ order: NewOrder, items: [NewItem], _ db: any SQLConnection) throws -> OrderID {
-        let a = order.address
-        let d = order.delivery
-        let id = try db.insert("""
-            INSERT INTO orders (number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province,
-                                ship_city, ship_district, ship_detail, ship_postal_code, created_at, pay_deadline,
-                                delivery_date, delivery_slot, card_message, card_signature, delivery_fee_cents, holds_slot,
-                                tracking_token, anonymous_sender, notify_recipient)
-            VALUES (\(order.number), \(order.user), \(OrderStatus.pendingPayment), \(order.totalCents), \(order.note),
-                    \(a.recipient), \(a.phone), \(a.province), \(a.city), \(a.district), \(a.detail), \(a.postalCode),
-                    \(order.createdAt), \(order.payDeadline), \(d.date), \(d.slot), \(d.cardMessage), \(d.cardSignature),
-                    \(order.deliveryFeeCents), \(order.holdsSlot ? 1 : 0),
-                    \(order.trackingToken), \(order.anonymousSender), \(order.notifyRecipient))
-            """, returning: OrderID.self)
+        let id = try db.insert(Self.insertion(order), returning: OrderID.self)
         for item in items {
             try db.run("""
                 INSERT INTO order_items (order_id, sku_id, product_id, title, sku_name, price_cents, quantity)
@@ -79,12 +67,65 @@ struct OrderStore {
         return id
     }
 
+    /// Inserts `order` and answers its row (of `columns`), or nil when its number is taken: the
+    /// caller draws another. One statement where a check of the number and the insert were two.
+    func insertReturning(_ order: NewOrder, _ db: any SQLConnection) throws -> Row? {
+        try db.queryOne(Self.insertion(order) + " ON CONFLICT (number) DO NOTHING RETURNING \(Self.columns)")
+    }
+
+    /// The lines of a new order, all in one statement, held to go with the next (`runLater`).
+    func insertLater(_ items: [NewItem], of order: OrderID, _ db: any SQLConnection) throws {
+        guard !items.isEmpty else { return }
+        let rows = items.map { item -> SQL in
+            "(\(order), \(item.skuID), \(item.productID), \(item.title), \(item.skuName), \(item.priceCents), \(item.quantity))"
+        }
+        try db.runLater("""
+            INSERT INTO order_items (order_id, sku_id, product_id, title, sku_name, price_cents, quantity)
+            VALUES \(rows.joined(separator: ", "))
+            """)
+    }
+
+    /// The order just placed from its row and the lines written with it: it has no refund nor
+    /// after-sale yet, so nothing else needs reading.
+    func placed(_ row: Row, items: [NewItem]) throws -> Order {
+        try Order(row: row, items: items.map {
+            OrderItem(skuID: $0.skuID, title: $0.title, skuName: $0.skuName, priceCents: $0.priceCents, quantity: $0.quantity)
+        }, refund: nil)
+    }
+
+    /// The row of an order (of `columns`).
+    func row(_ id: OrderID, _ db: any SQLConnection) throws -> Row? {
+        try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id)")
+    }
+
+    /// The `INSERT` of a new order, pending payment.
+    private static func insertion(_ order: NewOrder) -> SQL {
+        let a = order.address
+        let d = order.delivery
+        return """
+            INSERT INTO orders (number, user_id, status, total_cents, note, ship_recipient, ship_phone, ship_province,
+                                ship_city, ship_district, ship_detail, ship_postal_code, created_at, pay_deadline,
+                                delivery_date, delivery_slot, card_message, card_signature, delivery_fee_cents, holds_slot,
+                                tracking_token, anonymous_sender, notify_recipient)
+            VALUES (\(order.number), \(order.user), \(OrderStatus.pendingPayment), \(order.totalCents), \(order.note),
+                    \(a.recipient), \(a.phone), \(a.province), \(a.city), \(a.district), \(a.detail), \(a.postalCode),
+                    \(order.createdAt), \(order.payDeadline), \(d.date), \(d.slot), \(d.cardMessage), \(d.cardSignature),
+                    \(order.deliveryFeeCents), \(order.holdsSlot ? 1 : 0),
+                    \(order.trackingToken), \(order.anonymousSender), \(order.notifyRecipient))
+            """
+    }
+
     func numberExists(_ number: String, _ db: any SQLConnection) throws -> Bool {
         try db.scalarInt("SELECT COUNT(*) FROM orders WHERE number = \(number)") == 1
     }
 
     func find(_ id: OrderID, _ db: any SQLConnection) throws -> Order? {
         try db.queryOne("SELECT \(Self.columns) FROM orders WHERE id = \(id)").map { try orders([$0], db)[0] }
+    }
+
+    /// The status of one's own order (nil: none such), without its lines: what a change checks first.
+    func status(_ id: OrderID, of user: UserID, _ db: any SQLConnection) throws -> OrderStatus? {
+        try db.scalar("SELECT status FROM orders WHERE id = \(id) AND user_id = \(user)", as: OrderStatus.self)
     }
 
     func find(_ id: OrderID, of user: UserID, _ db: any SQLConnection) throws -> Order? {
@@ -166,8 +207,9 @@ struct OrderStore {
             """) == 1
     }
 
+    /// Held to go with the next statement or the commit (`runLater`): only its failure matters.
     func setCancelReason(_ id: OrderID, _ reason: String, _ db: any SQLConnection) throws {
-        try db.run("UPDATE orders SET cancel_reason = \(reason) WHERE id = \(id)")
+        try db.runLater("UPDATE orders SET cancel_reason = \(reason) WHERE id = \(id)")
     }
 
     func setDeliveryPhoto(_ id: OrderID, _ url: String?, _ db: any SQLConnection) throws {
@@ -202,13 +244,33 @@ struct OrderStore {
 
     // MARK: idempotency keys
 
-    func idempotentOrder(user: UserID, key: IdempotencyKey, _ db: any SQLConnection) throws -> (hash: String, order: OrderID)? {
-        try db.queryOne("SELECT request_hash, order_id FROM idempotency_keys WHERE user_id = \(user) AND key = \(key)")
-            .map { (try $0.decode("request_hash"), try $0.decode("order_id")) }
+    /// What checkout reads before it takes stock, in one query (one round trip on PostgreSQL):
+    /// the order `key` already placed and the request it was for, the buyer's unpaid orders, and
+    /// the address to deliver to, nil when it is not one of the buyer's.
+    struct CheckoutStart {
+        let replay: (hash: String, order: OrderID)?
+        let unpaid: Int
+        let address: Address?
     }
 
+    func checkoutStart(user: UserID, key: IdempotencyKey, address: AddressID, _ db: any SQLConnection) throws -> CheckoutStart {
+        guard let row = try db.queryOne("""
+            SELECT k.request_hash, k.order_id, COALESCE(u.unpaid, 0) AS unpaid, a.*
+            FROM (SELECT 1 AS one) AS start
+            LEFT JOIN idempotency_keys k ON k.user_id = \(user) AND k.key = \(key)
+            LEFT JOIN user_unpaid_orders u ON u.user_id = \(user)
+            LEFT JOIN (SELECT \(AddressStore.columns) FROM addresses WHERE id = \(address) AND user_id = \(user)) AS a ON 1 = 1
+            """) else {
+            throw RowDecodingError(table: nil, column: "unpaid", value: nil, reason: "the checkout's opening read returned no row")
+        }
+        let replay = try row.decode("order_id", as: OrderID?.self).map { (try row.decode("request_hash", as: String.self), $0) }
+        let address = try row.decode("id", as: AddressID?.self) == nil ? nil : try AddressStore.address(row)
+        return CheckoutStart(replay: replay, unpaid: try row.decode("unpaid"), address: address)
+    }
+
+    /// Held to go with the next statement or the commit (`runLater`): only its failure matters.
     func rememberKey(user: UserID, key: IdempotencyKey, hash: String, order: OrderID, at now: Int64, _ db: any SQLConnection) throws {
-        try db.run("""
+        try db.runLater("""
             INSERT INTO idempotency_keys (user_id, key, request_hash, order_id, created_at)
             VALUES (\(user), \(key), \(hash), \(order), \(now))
             """)

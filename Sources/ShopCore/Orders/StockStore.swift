@@ -23,6 +23,30 @@ struct StockStore {
         }
     }
 
+    /// Takes `quantity` of an on-sale SKU of an on-sale product, only if that many are there, and
+    /// answers what its order line needs: one statement where `priced` and `take` were two. Nil
+    /// (nothing changed) when it could not; `refusal` then says why.
+    func takeForSale(_ quantity: Int, of sku: SKUID, _ db: any SQLConnection) throws -> Priced? {
+        try db.queryOne("""
+            UPDATE skus SET stock = stock - \(quantity)
+            WHERE id = \(sku) AND stock >= \(quantity) AND status = 'on_sale'
+              AND product_id IN (SELECT id FROM products WHERE status = 'on_sale')
+            RETURNING product_id, name, price_cents,
+                      (SELECT p.title FROM products p WHERE p.id = skus.product_id) AS title,
+                      (SELECT p.delivery FROM products p WHERE p.id = skus.product_id) AS delivery
+            """).map { row in
+            Priced(productID: try row.decode("product_id"), title: try row.decode("title"), skuName: try row.decode("name"),
+                   priceCents: try row.decode("price_cents"), onSale: true, delivery: try row.decode("delivery"))
+        }
+    }
+
+    /// Why `takeForSale` refused `sku`: gone or off sale (`skuNotFound`), else short of stock
+    /// (`outOfStock`, with what is left now). Read only on that rare path.
+    func refusal(of sku: SKUID, _ db: any SQLConnection) throws -> OrderError {
+        guard let priced = try priced(sku, db), priced.onSale else { return .skuNotFound(sku) }
+        return .outOfStock(sku, sku: SKULabel(title: priced.title, name: priced.skuName), available: try available(sku, db))
+    }
+
     /// Takes `quantity` from stock only if that many are there; false (nothing changed) otherwise.
     func take(_ quantity: Int, of sku: SKUID, _ db: any SQLConnection) throws -> Bool {
         try db.run("UPDATE skus SET stock = stock - \(quantity) WHERE id = \(sku) AND stock >= \(quantity)") == 1
@@ -33,8 +57,9 @@ struct StockStore {
         try db.queryOne("SELECT stock FROM skus WHERE id = \(sku)").map { try $0.decode("stock") } ?? 0
     }
 
+    /// Held to go with the next statement or the commit (`runLater`): only its failure matters.
     func giveBack(_ quantity: Int, of sku: SKUID, _ db: any SQLConnection) throws {
-        try db.run("UPDATE skus SET stock = stock + \(quantity) WHERE id = \(sku)")
+        try db.runLater("UPDATE skus SET stock = stock + \(quantity) WHERE id = \(sku)")
     }
 
     func addSales(_ quantity: Int, to product: ProductID, _ db: any SQLConnection) throws {

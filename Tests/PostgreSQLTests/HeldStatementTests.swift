@@ -1,0 +1,98 @@
+import Foundation
+import PostgreSQL
+import SQL
+import Testing
+
+/// A transaction's `BEGIN`, its advisory locks and its `runLater` writes are held and sent in one
+/// pipeline with the next statement that needs an answer (or the `COMMIT`): fewer round trips,
+/// the same outcomes.
+@Suite("PostgreSQL held statements", .enabled(if: hasTestDatabase, "set SHOP_TEST_POSTGRES_URL (make postgres)"), .serialized)
+struct HeldStatementTests {
+    @Test func aHeldWriteLandsWithTheCommitAndTheNextStatementSeesIt() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8 PRIMARY KEY)") }
+            let seen = try pool.write { db in
+                try db.runLater("INSERT INTO r VALUES (\(1))")
+                try db.runLater("INSERT INTO r VALUES (\(2))")
+                return try db.scalarInt("SELECT count(*) FROM r")
+            }
+            #expect(seen == 2)
+            try pool.write { db in try db.runLater("INSERT INTO r VALUES (\(3))") }
+            #expect(try pool.read { try $0.scalarInt("SELECT sum(n) FROM r") } == 6)
+        }
+    }
+
+    @Test func aHeldWriteThatFailsIsThrownByTheNextStatementAndRollsEverythingBack() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8 PRIMARY KEY)") }
+            let error = #expect(throws: PostgreSQLError.self) {
+                try pool.write { db in
+                    try db.run("INSERT INTO r VALUES (\(1))")
+                    try db.runLater("INSERT INTO r VALUES (\(1))")
+                    try db.runLater("INSERT INTO r VALUES (\(2))")
+                    _ = try db.scalarInt("SELECT count(*) FROM r")
+                    Issue.record("the statement after a failed held write ran")
+                }
+            }
+            #expect(error?.kind == .uniqueViolation)
+            #expect(try pool.read { try $0.scalarInt("SELECT count(*) FROM r") } == 0)
+            // the connection is clean for the next transaction
+            _ = try pool.write { db in try db.run("INSERT INTO r VALUES (\(5))") }
+            #expect(try pool.read { try $0.scalarInt("SELECT sum(n) FROM r") } == 5)
+        }
+    }
+
+    @Test func aHeldWriteThatFailsAtTheCommitIsThrownNotCommitted() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8 PRIMARY KEY CHECK (n > 0))") }
+            let error = #expect(throws: PostgreSQLError.self) {
+                try pool.write { db in
+                    try db.run("INSERT INTO r VALUES (\(1))")
+                    try db.runLater("INSERT INTO r VALUES (\(-1))")
+                }
+            }
+            #expect(error?.kind == .checkViolation)
+            #expect(try pool.read { try $0.scalarInt("SELECT count(*) FROM r") } == 0)
+        }
+    }
+
+    @Test func aReadOnlyTransactionRefusesAHeldWrite() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8)") }
+            #expect(throws: PostgreSQLError.self) {
+                try pool.read { db in try db.runLater("INSERT INTO r VALUES (\(1))") }
+            }
+            #expect(try pool.read { try $0.scalarInt("SELECT count(*) FROM r") } == 0)
+        }
+    }
+
+    @Test func theAdvisoryLockIsTakenBeforeTheStatementItTravelsWith() throws {
+        try withPool { pool in
+            let held = try pool.write { db in
+                try db.serialize(on: "cart:7")
+                return try db.scalarInt("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()")
+            }
+            #expect(held == 1)
+            // released with the transaction
+            #expect(try pool.read { try $0.scalarInt("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()") } == 0)
+        }
+    }
+
+    @Test func aTerminatedBackendFoundByTheFirstPipelineIsReplacedAndTheTransactionRuns() throws {
+        try withSchema { url in
+            let pool = try Pool(url: url, size: 1)
+            let killer = try Connection(url: url)
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8)") }
+            let pid = try #require(try pool.read { try $0.scalarInt("SELECT pg_backend_pid()") })
+            #expect(try killer.scalar("SELECT pg_terminate_backend(\(pid)::int4, \(5000))", as: Bool.self) == true)
+            // BEGIN, the lock, a held write and the first answer all go in the pipeline that finds it broken
+            let count = try pool.write { db in
+                try db.serialize(on: "k")
+                try db.runLater("INSERT INTO r VALUES (\(1))")
+                return try db.scalarInt("SELECT count(*) FROM r")
+            }
+            #expect(count == 1)
+            #expect(try pool.read { try $0.scalarInt("SELECT count(*) FROM r") } == 1)
+        }
+    }
+}
