@@ -138,6 +138,9 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     @discardableResult
     public func copy(into table: String, columns: [String], rows: [[SQLValue]]) throws -> Int {
         let sql = "COPY \(Self.quotedIdentifier(table)) (\(columns.map(Self.quotedIdentifier).joined(separator: ", "))) FROM STDIN"
+        // The transaction's BEGIN (and anything else held) must reach the server first, or the
+        // rows would be copied outside the transaction, committed whatever it does next.
+        if !held.isEmpty { PQclear(try sendHeld(then: nil)) }
         let start = PQexec(handle, sql)
         let status = start.map(PQresultStatus)
         if status != PGRES_COPY_IN {

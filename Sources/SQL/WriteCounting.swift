@@ -21,7 +21,7 @@ public final class WriteGeneration: Sendable {
 /// A database that counts its writes in a `WriteGeneration` (after each ends, whatever its
 /// outcome: a transaction that failed after a statement may still have moved nothing, and a
 /// needless re-read costs one statement); reads pass through untouched.
-public struct WriteCountingDatabase: Database {
+public final class WriteCountingDatabase: Database {
     public let base: any Database
     public let generation: WriteGeneration
 
