@@ -24,6 +24,9 @@ final class QueryExpansion: Sendable {
         var dictionary: SynonymDictionary?
         var lexicon: SearchLexicon?
         var merged: [MergedKey: [ProductID]] = [:]
+        /// The terms each folded text stands for (most: none), so a kept page's check and a
+        /// repeated search look them up instead of working them out again.
+        var terms: [String: [String]] = [:]
 
         /// Forgets everything kept at another version.
         mutating func moveTo(_ newVersion: Int64) {
@@ -32,6 +35,7 @@ final class QueryExpansion: Sendable {
             dictionary = nil
             lexicon = nil
             merged.removeAll(keepingCapacity: true)
+            terms.removeAll(keepingCapacity: true)
         }
     }
 
@@ -54,12 +58,24 @@ final class QueryExpansion: Sendable {
     /// order: synonyms, then the words its pinyin spells, and only when neither gives any, the
     /// nearest Latin terms of the dictionary (a typo); never `text` itself.
     func terms(for text: String, at version: Int64, _ db: any SQLConnection) throws -> [String] {
-        try terms(for: text, dictionary: try dictionary(at: version, db), lexicon: { try lexicon(at: version, db) })
+        if let kept = state.withLock({ $0.version == version ? $0.terms[text] : nil }) { return kept }
+        let found = try terms(for: text, dictionary: try dictionary(at: version, db), lexicon: { try lexicon(at: version, db) })
+        rememberTerms(found, for: text, at: version)
+        return found
+    }
+
+    private func rememberTerms(_ found: [String], for text: String, at version: Int64) {
+        state.withLock { state in
+            guard state.version == version else { return }
+            if state.terms.count >= Self.capacity * 8 { state.terms.removeAll(keepingCapacity: true) }
+            state.terms[text] = found
+        }
     }
 
     /// `terms(for:at:_:)` from what is kept in memory alone; nil when it would need the database
     /// (the dictionary or the lexicon not read at `version`): a kept page's check asks no statement.
     func keptTerms(for text: String, at version: Int64) -> [String]? {
+        if let kept = state.withLock({ $0.version == version ? $0.terms[text] : nil }) { return kept }
         struct NotKept: Error {}
         guard let dictionary = state.withLock({ $0.version == version ? $0.dictionary : nil }) else { return nil }
         return try? terms(for: text, dictionary: dictionary, lexicon: {
