@@ -54,12 +54,15 @@ public final class NotificationListener: Sendable {
         thread.start()
     }
 
-    /// Stops the thread and waits for it (at most one heartbeat, or a connection attempt).
+    /// Stops the thread and waits for it: at most one heartbeat, or up to 2 s while it is stuck
+    /// opening a connection to a server that does not answer (shutdown does not wait on that; the
+    /// thread ends by itself once the attempt gives up).
     public func stop() {
         guard running.load(ordering: .relaxed) else { return }
         stopping.store(true, ordering: .relaxed)
-        stopped.wait()
-        running.store(false, ordering: .relaxed)
+        if stopped.wait(timeout: .now() + .seconds(2)) == .success {
+            running.store(false, ordering: .relaxed)
+        }
     }
 
     private func loop() {
