@@ -37,7 +37,7 @@ public struct CatalogVersions: Sendable, Equatable {
 ///   first, so a node always sees its own writes at once.
 public final class PushedCatalogVersions: Sendable {
     /// The longest a kept catalogue answer may be served after a change elsewhere (documented in
-    /// API.md's notes for clients).
+    /// README's notes for clients and in openapi.json's catalogue routes).
     public static let maxStaleness: Duration = .seconds(1)
     /// The PostgreSQL channel the change counters' trigger notifies at the commit of any change
     /// (migration 0041).
