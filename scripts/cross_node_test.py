@@ -55,6 +55,18 @@ def sku_price(node, product_id, sku_code):
     return next(s["price_cents"] for s in body["skus"] if s["code"] == sku_code)
 
 
+def rewrite_catalog(src_path, dst_path, prefix, column, value):
+    """Copies the catalogue CSV at src_path to dst_path with `column` set to `value` on the lines
+    starting with `prefix`."""
+    with open(src_path, encoding="utf-8") as src, open(dst_path, "w", encoding="utf-8") as dst:
+        for line in src:
+            if line.startswith(prefix):
+                fields = line.rstrip("\n").split(",")
+                fields[column] = value
+                line = ",".join(fields) + "\n"
+            dst.write(line)
+
+
 # PushedCatalogVersions.maxStaleness: how long a change may take to reach a PostgreSQL node's kept pages.
 MAX_STALENESS = 1.0
 
@@ -135,13 +147,7 @@ def main():
             assert sku_price(node, product["id"], "REL-0") == old
             assert node.request("GET", "/api/v1/products?per_page=50")[0] == 200
         repriced = os.path.join(a.dir, "repriced.csv")
-        with open(catalog, encoding="utf-8") as src, open(repriced, "w", encoding="utf-8") as dst:
-            for line in src:
-                if line.startswith("REL-0,REL-0,"):
-                    fields = line.rstrip("\n").split(",")
-                    fields[5] = "88.80"
-                    line = ",".join(fields) + "\n"
-                dst.write(line)
+        rewrite_catalog(catalog, repriced, "REL-0,REL-0,", 5, "88.80")  # the price column
         a.cli("import", "catalog", repriced)
         for name, node in (("A", a), ("B", b)):
             waited = within_staleness(name, "the new price", lambda: sku_price(node, product["id"], "REL-0") == 8880)
@@ -155,13 +161,7 @@ def main():
 
         # A stock-out (every SKU of the product at 0, by import): both nodes' kept pages and lists say so.
         sold_out = os.path.join(a.dir, "sold_out.csv")
-        with open(repriced, encoding="utf-8") as src, open(sold_out, "w", encoding="utf-8") as dst:
-            for line in src:
-                if line.startswith("REL-0,"):
-                    fields = line.rstrip("\n").split(",")
-                    fields[6] = "0"
-                    line = ",".join(fields) + "\n"
-                dst.write(line)
+        rewrite_catalog(repriced, sold_out, "REL-0,", 6, "0")  # the stock column, both SKUs of REL-0
         a.cli("import", "catalog", sold_out)
 
         def shows_sold_out(node):
