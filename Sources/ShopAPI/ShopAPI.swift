@@ -15,6 +15,8 @@ public struct ShopAPI: Sendable {
     public let bodyLimits: [String: Int]
     /// Where `HTTP.Server` moves requests that must wait (hashing, providers, a busy pool).
     public let offloadTargets: [BulkheadName: OffloadTarget]
+    /// Reads kept catalogue bodies again in the background once their counters are old.
+    let keptBodies = KeptBodyRefresher<CatalogCacheKey>()
 
     /// `server`: the HTTP settings the routes need (body limit, trusted proxies, CORS origins).
     /// `document`: the OpenAPI document served at `/openapi.json` (`shop` passes the one built into
@@ -69,7 +71,7 @@ public struct ShopAPI: Sendable {
         UploadController(media: shop.media)
             .register(api.group("", middleware: [BuyerOrStaffAuthMiddleware(accounts: shop.accounts, staff: shop.staff)]))
         let personalised = api.group("", middleware: [AuthMiddleware(accounts: shop.accounts, required: false)])
-        CatalogController(catalog: shop.catalog, favorites: shop.favorites, cache: ResponseCache(now: ticks))
+        CatalogController(catalog: shop.catalog, favorites: shop.favorites, cache: ResponseCache(now: ticks), refresher: keptBodies)
             .register(api, personalised: personalised)
         FavoriteController(favorites: shop.favorites).register(signedIn)
         CartController(carts: shop.carts).register(signedIn)

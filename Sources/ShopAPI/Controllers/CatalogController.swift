@@ -9,8 +9,8 @@ import ShopCore
 /// version (the same on every node) says nothing has changed: read from the database, or on
 /// PostgreSQL from the versions the node holds in memory, told of changes within
 /// `PushedCatalogVersions.maxStaleness`. Sales and favourites counts do not move the version: a
-/// body shows them up to `countersMaxAge` old. None
-/// of these bodies depends on who asks, so one copy serves everyone: a bearer token on
+/// body older than `countersMaxAge` is still served while `refresher` reads it again behind it
+/// (never one older than `countersHardMaxAge`). None of these bodies depends on who asks, so one copy serves everyone: a bearer token on
 /// `GET /products` only names the searcher of a search (a signed-in product page, which says
 /// whether the caller keeps the product, is read per caller and never kept). A search's page is kept like a list's
 /// (any change to any product moves the version it is kept at) and is recorded every time.
@@ -18,6 +18,7 @@ struct CatalogController {
     let catalog: CatalogService
     let favorites: FavoriteService
     let cache: ResponseCache<CatalogCacheKey>
+    let refresher: KeptBodyRefresher<CatalogCacheKey>
 
     /// Revalidated on every use: pages and lists show stock and prices.
     static let revalidate = "no-cache"
@@ -25,14 +26,20 @@ struct CatalogController {
     static let categoryTreeLifetime = "public, max-age=60"
     /// How old the per-click counters of a kept body may be (sales and favourites counts, stock
     /// while it stays above zero): they do not move the catalogue's version (migration 0041), so
-    /// a body older than this is read again even at the same version. Price, a stock-out, title
-    /// and status always move the version: they are never this stale.
+    /// a body older than this is read again even at the same version, in the background (the
+    /// request is answered with the body held). Price, a stock-out, title and status always move
+    /// the version: they are never this stale.
     static let countersMaxAge: Duration = .seconds(5)
+    /// A body this old is never served, even at the same version: read on the request instead
+    /// (when its background refreshes keep failing or cannot get a place).
+    static let countersHardMaxAge: Duration = .seconds(30)
 
-    init(catalog: CatalogService, favorites: FavoriteService, cache: ResponseCache<CatalogCacheKey> = ResponseCache()) {
+    init(catalog: CatalogService, favorites: FavoriteService, cache: ResponseCache<CatalogCacheKey> = ResponseCache(),
+         refresher: KeptBodyRefresher<CatalogCacheKey> = KeptBodyRefresher()) {
         self.catalog = catalog
         self.favorites = favorites
         self.cache = cache
+        self.refresher = refresher
     }
 
     /// `personalised`: routes where a valid token names the caller (a search counts per person).
@@ -47,7 +54,8 @@ struct CatalogController {
     /// The whole category tree.
     func categories(_ request: Request, _ context: Context) throws -> Response {
         try answer(request, key: .categories, cacheControl: Self.categoryTreeLifetime,
-                   read: { try catalog.categoryTree(unlessAt: $0) },
+                   read: { [catalog] in try catalog.categoryTree(unlessAt: $0) },
+                   reread: { [catalog] in try catalog.categoryTree(unlessAt: nil) },
                    encode: { try .json(ItemsResponse(items: $0.map(CategoryResponse.init))) })
     }
 
@@ -67,6 +75,7 @@ struct CatalogController {
                                            page: query.page.page, perPage: query.page.perPage, facets: facets)
         return try answer(request, key: key, cacheControl: Self.revalidate,
                           read: { try catalog.listing(query, facets: facets, unlessAt: $0) },
+                          reread: { [catalog] in try catalog.freshListing(query, facets: facets) },
                           encode: { try .json(ProductListResponse($0)) })
     }
 
@@ -77,7 +86,8 @@ struct CatalogController {
         let id = ProductID(try request.idParameter())
         guard let user = context.optionalUser else {
             var response = try answer(request, key: .product(id), cacheControl: Self.revalidate,
-                                      read: { try catalog.product(id, unlessAt: $0) },
+                                      read: { [catalog] in try catalog.product(id, unlessAt: $0) },
+                                      reread: { [catalog] in try catalog.product(id, unlessAt: nil) },
                                       encode: { try .json(ProductDetailResponse($0)) })
             response.headers.set("Vary", "Authorization")
             return response
@@ -100,16 +110,26 @@ struct CatalogController {
     }
 
     /// The body kept for `key` if `read`, given its version, finds nothing changed; else what
-    /// `read` answers, encoded and kept at its version. Then 200 with ETag, or 304.
+    /// `read` answers, encoded and kept at its version. Then 200 with ETag, or 304. A kept body
+    /// older than `countersMaxAge` is served and read again by `reread` in the background (with no
+    /// side effect such as counting a search: `read` did that).
     private func answer<Value>(_ request: Request, key: CatalogCacheKey, cacheControl: String,
                                read: (Int64?) throws -> Versioned<Value>,
-                               encode: (Value) throws -> Response) throws -> Response {
-        let held = cache.entry(for: key, maxAge: Self.countersMaxAge)
+                               reread: @escaping @Sendable () throws -> Versioned<Value>,
+                               encode: @escaping @Sendable (Value) throws -> Response) throws -> Response {
+        let held = cache.entry(for: key, maxAge: Self.countersHardMaxAge)
         let representation: Representation
         switch try read(held?.version) {
         case .unchanged:
             guard let held else { preconditionFailure("a read is unchanged only against a version held") }
             representation = held.representation
+            if cache.isOlder(held, than: Self.countersMaxAge) {
+                refresher.refresh(key) { [cache] in
+                    guard case .current(let value, let version)? = try? reread(),
+                          let body = try? encode(value).body else { return }
+                    cache.store(Representation(body: body), for: key, at: version)
+                }
+            }
         case .current(let value, let version):
             representation = Representation(body: try encode(value).body)
             cache.store(representation, for: key, at: version)

@@ -86,6 +86,12 @@ final class ResponseCache<Key: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Whether `entry` was stored more than `age` ago.
+    func isOlder(_ entry: Entry, than age: Duration) -> Bool {
+        let now = now()
+        return now > entry.storedAt && now - entry.storedAt > Self.nanoseconds(age)
+    }
+
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)

@@ -71,7 +71,27 @@ public struct CatalogService: Sendable {
         var query = query
         query.text = try SearchText.normalize(query.text)
         try admit(query)
-        let (answer, total) = try unchangedProducts(query, since: known) ?? pool.read { db -> (Versioned<ProductListing>, Int?) in
+        let (answer, total) = try unchangedProducts(query, since: known) ?? readListing(query, facets: withFacets)
+        if let text = query.text, let total, query.page.page == 1, SearchText.mayBeHot(text) {
+            recorder.record(text.lowercased(), searcher: query.searcher?.key ?? "", found: total > 0, at: clock.unixNow)
+        }
+        return answer
+    }
+
+    /// `listing` read afresh, as a kept body's background refresh needs it: not counted against
+    /// anyone's search limit and not recorded as a search (the request that found the kept body
+    /// old was counted and recorded already).
+    public func freshListing(_ query: ProductQuery, facets withFacets: Bool) throws -> Versioned<ProductListing> {
+        try Self.validatePrices(query)
+        var query = query
+        query.text = try SearchText.normalize(query.text)
+        return try readListing(query, facets: withFacets).answer
+    }
+
+    /// `freshListing` with its version, for `listing` and the refresh alike: the page and its facets
+    /// in one snapshot, with the total the search log needs.
+    private func readListing(_ query: ProductQuery, facets withFacets: Bool) throws -> (answer: Versioned<ProductListing>, total: Int?) {
+        try pool.read { db in
             let version = try changes.version(db)
             if let category = query.categoryID, try !store.categoryExists(category, db) { throw CatalogError.categoryNotFound }
             let page = try store.products(query, db)
@@ -79,10 +99,6 @@ public struct CatalogService: Sendable {
                 ? try facets.facets(query, expanded: { try store.expandedMatchesOfText(query, at: $0, db) }, db) : nil
             return (.current(ProductListing(page: page, facets: counts), version: version), page.total)
         }
-        if let text = query.text, let total, query.page.page == 1, SearchText.mayBeHot(text) {
-            recorder.record(text.lowercased(), searcher: query.searcher?.key ?? "", found: total > 0, at: clock.unixNow)
-        }
-        return answer
     }
 
     /// `.unchanged` (and, for a search, its total from the index's counts) when the catalogue is
