@@ -118,6 +118,15 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         return ResultRows(result).all()
     }
 
+    /// The rows of each query, sent together with anything held in one pipeline: one round trip
+    /// for all. After a failure the server skips the rest; the first failure is thrown.
+    public func queries(_ statements: [SQL]) throws -> [[Row]] {
+        guard statements.count > 1 else { return try statements.map { try query($0) } }
+        let results = try sendHeld(then: statements.map { Held.statement($0) })
+        defer { results.forEach { PQclear($0) } }
+        return results.map { ResultRows($0).all() }
+    }
+
     /// The first row of a query, or nil.
     public func queryOne(_ sql: SQL) throws -> Row? {
         let result = try execute(sql)
@@ -328,22 +337,28 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// When the pipeline begins the transaction and finds the connection broken, nothing of the
     /// transaction has run: it reconnects once and sends it again.
     private func sendHeld(then last: Held?) throws -> OpaquePointer? {
-        let statements = held + (last.map { [$0] } ?? [])
+        try sendHeld(then: last.map { [$0] } ?? []).last
+    }
+
+    /// `sendHeld(then:)` for several statements whose answers are all needed: answers their
+    /// results in order (the caller clears them).
+    private func sendHeld(then lasts: [Held]) throws -> [OpaquePointer] {
+        let statements = held + lasts
         let reconnectable = beginHeld
         held.removeAll()
         beginHeld = false
         do {
-            return try pipeline(statements)
+            return try pipeline(statements, answering: lasts.count)
         } catch let error as PostgreSQLError where error.kind == .connectionLost && reconnectable {
             guard reset() else { throw error }
-            return try pipeline(statements)
+            return try pipeline(statements, answering: lasts.count)
         }
     }
 
     /// One pipeline: every statement sent (those new to the session prepared first), one sync, the
-    /// answers read in order. After a failure the server skips the rest up to the sync
-    /// (`PGRES_PIPELINE_ABORTED`); the first failure is thrown.
-    private func pipeline(_ statements: [Held]) throws -> OpaquePointer? {
+    /// answers read in order, the last `answering` kept. After a failure the server skips the rest
+    /// up to the sync (`PGRES_PIPELINE_ABORTED`); the first failure is thrown.
+    private func pipeline(_ statements: [Held], answering: Int) throws -> [OpaquePointer] {
         var sends: [(text: String, name: String?, parameters: Parameters?)] = []
         defer { sends.forEach { $0.parameters?.deallocate() } }
         for statement in statements {
@@ -374,11 +389,16 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         }
         guard PQpipelineSync(handle) == 1 else { throw brokenPipeline(sql: nil) }
         var failure: Error?
-        var last: OpaquePointer?
+        var kept: [OpaquePointer] = []
+        var aborted = false
         for (index, send) in sends.enumerated() {
-            guard let result = PQgetResult(handle) else { throw brokenPipeline(sql: send.text) }
+            guard let result = PQgetResult(handle) else {
+                kept.forEach { PQclear($0) }
+                throw brokenPipeline(sql: send.text)
+            }
             while let extra = PQgetResult(handle) { PQclear(extra) }
             if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                aborted = true
                 PQclear(result)
                 continue
             }
@@ -389,17 +409,24 @@ public final class Connection: SQLConnection, SQLBulkCopying {
                 PQclear(result)
                 continue
             }
-            if index == sends.count - 1 { last = result } else { PQclear(result) }
+            if index >= sends.count - answering { kept.append(result) } else { PQclear(result) }
         }
-        guard let sync = PQgetResult(handle) else { throw brokenPipeline(sql: nil) }
+        guard let sync = PQgetResult(handle) else {
+            kept.forEach { PQclear($0) }
+            throw brokenPipeline(sql: nil)
+        }
         let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
         PQclear(sync)
-        guard synced, PQexitPipelineMode(handle) == 1 else { throw brokenPipeline(sql: nil) }
-        if let failure {
-            PQclear(last)
-            throw failure
+        guard synced, PQexitPipelineMode(handle) == 1 else {
+            kept.forEach { PQclear($0) }
+            throw brokenPipeline(sql: nil)
         }
-        return last
+        if failure != nil || aborted {
+            kept.forEach { PQclear($0) }
+            throw failure ?? PostgreSQLError(sqlstate: nil, message: "a pipeline was aborted without a failure",
+                                             connectionBroken: !isHealthy)
+        }
+        return kept
     }
 
     /// The error of a pipeline that could not be sent or read to its end. The session is left in

@@ -26,12 +26,22 @@ public protocol SQLConnection: AnyObject {
     /// a pipeline); a failure is then thrown by that later call, and still rolls back the whole
     /// transaction. SQLite, in process, runs it at once.
     func runLater(_ sql: SQL) throws
+    /// Runs queries whose answers do not depend on one another and answers each one's rows, in
+    /// order; the first failure is thrown and the rest are not run. An engine may send them
+    /// together, with anything held, in one round trip (PostgreSQL: a pipeline); SQLite, in
+    /// process, runs them one after the other.
+    func queries(_ statements: [SQL]) throws -> [[Row]]
 }
 
 extension SQLConnection {
     /// Runs it at once: engines without round trips to save.
     public func runLater(_ sql: SQL) throws {
         try run(sql)
+    }
+
+    /// One after the other: engines without round trips to save.
+    public func queries(_ statements: [SQL]) throws -> [[Row]] {
+        try statements.map { try query($0) }
     }
 
     /// `serialize(onKeys:)` with the keys written out.

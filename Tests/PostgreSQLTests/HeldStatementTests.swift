@@ -56,6 +56,29 @@ struct HeldStatementTests {
         }
     }
 
+    @Test func queriesSentTogetherAnswerEachOneInOrderAndAFailureStopsTheRest() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8 PRIMARY KEY CHECK (n > 0))") }
+            let answers = try pool.write { db in
+                try db.runLater("INSERT INTO r VALUES (\(1))")
+                return try db.queries(["SELECT count(*) AS c FROM r", "INSERT INTO r VALUES (\(2)) RETURNING n",
+                                       "UPDATE r SET n = n + 10 WHERE n = \(7) RETURNING n", "SELECT n FROM r ORDER BY n"])
+            }
+            #expect(try answers.map { try $0.map { try $0.decode(at: 0, as: Int64.self) } } == [[1], [2], [], [1, 2]])
+            // the second query fails: the third never runs, the error is thrown, nothing is kept
+            let error = #expect(throws: PostgreSQLError.self) {
+                try pool.write { db in
+                    _ = try db.queries(["INSERT INTO r VALUES (\(3)) RETURNING n", "INSERT INTO r VALUES (\(-1)) RETURNING n",
+                                        "INSERT INTO r VALUES (\(4)) RETURNING n"])
+                    Issue.record("a failed query's batch answered")
+                }
+            }
+            #expect(error?.kind == .checkViolation)
+            #expect(try pool.read { try $0.scalarInt("SELECT sum(n) FROM r") } == 3)
+            #expect(try pool.write { db in try db.queries([]) }.isEmpty)
+        }
+    }
+
     @Test func aReadOnlyTransactionRefusesAHeldWrite() throws {
         try withPool { pool in
             try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8)") }

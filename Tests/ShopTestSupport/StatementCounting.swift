@@ -86,6 +86,12 @@ final class CountingConnection: SQLConnection {
         try base.runLater(sql)
     }
 
+    /// Each query counts; all but the first travel with it (one round trip on PostgreSQL).
+    func queries(_ statements: [SQL]) throws -> [[Row]] {
+        for index in statements.indices { counter.noteStatement(held: index > 0) }
+        return try base.queries(statements)
+    }
+
     func refreshStatistics(of tables: [String]) throws {
         try base.refreshStatistics(of: tables)
     }

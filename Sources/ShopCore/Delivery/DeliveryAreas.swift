@@ -12,10 +12,27 @@ struct DeliveryAreas: Sendable {
     init(regions: RegionDirectory) { self.regions = regions }
 
     func coverage(of address: Address, _ db: any SQLConnection) throws -> DeliveryCoverage {
+        let query = coverageQuery(of: address)
+        return try coverage(query, rows: db.query(query.sql))
+    }
+
+    /// `coverage` in two halves, so checkout can send its query with the stock it takes in one
+    /// round trip: the query for an address (and the divisions it looks for) ...
+    struct CoverageQuery {
+        let sql: SQL
+        let path: [RegionCode]
+    }
+
+    func coverageQuery(of address: Address) -> CoverageQuery {
         let code = address.regionCode.flatMap { regions.region($0) != nil ? $0 : nil }
             ?? regions.code(province: address.province, city: address.city, district: address.district)
         let path = code.map { regions.path(to: $0).reversed().map(\.code) } ?? []
-        let serving = try store.serving(listingAny: path, db)
+        return CoverageQuery(sql: store.servingQuery(listingAny: path), path: path)
+    }
+
+    /// ... and the coverage read from its rows.
+    func coverage(_ query: CoverageQuery, rows: [Row]) throws -> DeliveryCoverage {
+        let serving = try store.serving(listingAny: query.path, rows: rows)
         if let zone = serving.zone { return .zone(zone) }
         guard !serving.anyZone else { throw DeliveryZoneError.outsideArea }
         return .everywhere

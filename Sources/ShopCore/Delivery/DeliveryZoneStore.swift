@@ -33,17 +33,27 @@ struct DeliveryZoneStore {
     /// whether the shop has any zone at all (none: every address is served). One query: checkout
     /// asks both, and on PostgreSQL each query is a round trip.
     func serving(listingAny codes: [RegionCode], _ db: any SQLConnection) throws -> (zone: ServingZone?, anyZone: Bool) {
+        try serving(listingAny: codes, rows: db.query(servingQuery(listingAny: codes)))
+    }
+
+    /// `serving`'s query, to send with others (`SQLConnection.queries`).
+    func servingQuery(listingAny codes: [RegionCode]) -> SQL {
         let listed: SQL = codes.isEmpty ? "1 = 0" : "r.region_code IN (\(codes.map { code -> SQL in "\(code)" }.joined(separator: ", ")))"
-        var anyZone = false
-        var byCode: [RegionCode: ServingZone] = [:]
-        for row in try db.query("""
+        return """
             SELECT CASE WHEN EXISTS (SELECT 1 FROM delivery_zones) THEN 1 ELSE 0 END AS any_zone,
                    m.region_code, m.name, m.fee_cents, m.free_over_cents, m.same_day
             FROM (SELECT 1 AS one) AS start
             LEFT JOIN (SELECT r.region_code, z.name, z.fee_cents, z.free_over_cents, z.same_day
                        FROM delivery_zone_regions r JOIN delivery_zones z ON z.id = r.zone_id
                        WHERE \(listed)) AS m ON 1 = 1
-            """) {
+            """
+    }
+
+    /// `serving` read from the rows of its query.
+    func serving(listingAny codes: [RegionCode], rows: [Row]) throws -> (zone: ServingZone?, anyZone: Bool) {
+        var anyZone = false
+        var byCode: [RegionCode: ServingZone] = [:]
+        for row in rows {
             anyZone = try row.decode("any_zone")
             guard let code = try row.decode("region_code", as: RegionCode?.self) else { continue }
             byCode[code] = ServingZone(name: try row.decode("name"), regionCode: code, feeCents: try row.decode("fee_cents"),

@@ -101,8 +101,6 @@ public struct OrderService: Sendable {
                 throw OrderError.tooManyUnpaidOrders(max: settings.maxUnpaidPerUser)
             }
             guard let address = start.address else { throw AddressError.notFound }
-            // outside every delivery zone: refused before any stock is taken
-            let coverage = try areas.coverage(of: address, db)
 
             var wanted: [(sku: SKUID, quantity: Int)] = []
             var cartLines: [CartItemID] = []
@@ -120,16 +118,26 @@ public struct OrderService: Sendable {
                     wanted.append((line.skuID, line.quantity))
                     cartLines.append(line.id)
                 }
-                guard !wanted.isEmpty else { throw OrderError.nothingToOrder }
             }
-            guard wanted.reduce(0, { $0 + $1.quantity }) <= maxItems else { throw OrderError.itemLimitExceeded(max: maxItems) }
-
+            let withinLimit = wanted.reduce(0, { $0 + $1.quantity }) <= maxItems
             // Stock is taken in SKU id order, so two concurrent checkouts on PostgreSQL lock rows in
             // the same order and cannot deadlock; the order keeps the buyer's line order.
+            let ordered = wanted.sorted(by: { $0.sku.rawValue < $1.sku.rawValue })
+            // The zone and the stock of every line are asked in one round trip (a pipeline on
+            // PostgreSQL). The refusals keep their order: outside every delivery zone, nothing to
+            // order, past the cap, then the first SKU short of stock; whatever stock was taken before
+            // a refusal is given back with the transaction's rollback.
+            let zone = areas.coverageQuery(of: address)
+            let takeStock = !wanted.isEmpty && withinLimit
+            let answers = try db.queries([zone.sql] + (takeStock ? ordered.map { stock.takingForSale($0.quantity, of: $0.sku) } : []))
+            let coverage = try areas.coverage(zone, rows: answers[0])
+            guard !wanted.isEmpty else { throw OrderError.nothingToOrder }
+            guard withinLimit else { throw OrderError.itemLimitExceeded(max: maxItems) }
+
             var taken: [SKUID: StockStore.Priced] = [:]
-            for (sku, quantity) in wanted.sorted(by: { $0.sku.rawValue < $1.sku.rawValue }) {
-                guard let priced = try stock.takeForSale(quantity, of: sku, db) else { throw try stock.refusal(of: sku, db) }
-                taken[sku] = priced
+            for ((sku, _), rows) in zip(ordered, answers.dropFirst()) {
+                guard let row = rows.first else { throw try stock.refusal(of: sku, db) }
+                taken[sku] = try StockStore.taken(row)
             }
             // the day: any next_day product keeps the whole order from going out today
             let nextDayOnly = taken.values.contains { $0.delivery == .nextDay } || !coverage.sameDay

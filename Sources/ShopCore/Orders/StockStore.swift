@@ -27,17 +27,25 @@ struct StockStore {
     /// answers what its order line needs: one statement where `priced` and `take` were two. Nil
     /// (nothing changed) when it could not; `refusal` then says why.
     func takeForSale(_ quantity: Int, of sku: SKUID, _ db: any SQLConnection) throws -> Priced? {
-        try db.queryOne("""
-            UPDATE skus SET stock = stock - \(quantity)
-            WHERE id = \(sku) AND stock >= \(quantity) AND status = 'on_sale'
-              AND product_id IN (SELECT id FROM products WHERE status = 'on_sale')
-            RETURNING product_id, name, price_cents,
-                      (SELECT p.title FROM products p WHERE p.id = skus.product_id) AS title,
-                      (SELECT p.delivery FROM products p WHERE p.id = skus.product_id) AS delivery
-            """).map { row in
-            Priced(productID: try row.decode("product_id"), title: try row.decode("title"), skuName: try row.decode("name"),
-                   priceCents: try row.decode("price_cents"), onSale: true, delivery: try row.decode("delivery"))
-        }
+        try db.queryOne(takingForSale(quantity, of: sku)).map(Self.taken)
+    }
+
+    /// `takeForSale`'s statement, to send with others (`SQLConnection.queries`); its one row, if
+    /// any, read by `taken`.
+    func takingForSale(_ quantity: Int, of sku: SKUID) -> SQL {
+        """
+        UPDATE skus SET stock = stock - \(quantity)
+        WHERE id = \(sku) AND stock >= \(quantity) AND status = 'on_sale'
+          AND product_id IN (SELECT id FROM products WHERE status = 'on_sale')
+        RETURNING product_id, name, price_cents,
+                  (SELECT p.title FROM products p WHERE p.id = skus.product_id) AS title,
+                  (SELECT p.delivery FROM products p WHERE p.id = skus.product_id) AS delivery
+        """
+    }
+
+    static func taken(_ row: Row) throws -> Priced {
+        Priced(productID: try row.decode("product_id"), title: try row.decode("title"), skuName: try row.decode("name"),
+               priceCents: try row.decode("price_cents"), onSale: true, delivery: try row.decode("delivery"))
     }
 
     /// Why `takeForSale` refused `sku`: gone or off sale (`skuNotFound`), else short of stock
