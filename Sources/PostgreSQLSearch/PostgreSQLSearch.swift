@@ -1,20 +1,30 @@
 import ShopCore
 import SQL
 
-/// Product search on PostgreSQL: `search_grams` (every one- and two-character string of a
-/// product's folded fields) answers queries that short; the pg_trgm index on `search_texts` (the
-/// folded text) answers longer ones. A walk reads a product's `search_texts` row, already folded.
+/// Product search on PostgreSQL: `search_gram_sets` (every one- and two-character string of a
+/// product's folded fields, one array per product under a GIN index, and how many products hold
+/// each in `search_gram_counts`) answers queries that short; the pg_trgm index on `search_texts`
+/// (the folded text) answers longer ones. A walk reads a product's `search_texts` row, already folded.
 public struct PostgreSQLSearch: SearchEngine {
     public init() {}
 
-    /// Whether the query is answered from `search_grams`.
+    /// Whether the query is answered from `search_gram_sets`.
     static func usesGrams(_ match: SearchMatch) -> Bool { match.text.unicodeScalars.count <= 2 }
+
+    /// A condition on a `search_gram_sets` row (`alias`): the product holds `gram` and its first
+    /// field holding it is in `fields`. An element is that field's digit followed by the gram.
+    static func holds(_ gram: String, in fields: [SearchMatch.Field], alias: String) -> SQL {
+        let elements = fields.map { field -> SQL in "CAST(\(String(field.rawValue) + gram) AS text)" }
+        let column = SQL(stringLiteral: "\(alias).grams")
+        return fields.count == 1 ? "\(column) @> ARRAY[\(elements[0])] COLLATE \"C\""
+            : "\(column) && ARRAY[\(elements.joined(separator: ", "))] COLLATE \"C\""
+    }
 
     public func source(of match: SearchMatch, in scope: SearchMatch.Scope) -> (from: SQL, condition: SQL) {
         if Self.usesGrams(match) {
-            let field: SQL = if case .field(let field) = scope { " AND g.field = \(field.rawValue)" } else { "" }
-            return ("search_grams g JOIN products p ON p.id = g.product_id",
-                    "g.gram = \(match.text)\(field) AND p.status = \(ProductStatus.onSale)")
+            let fields: [SearchMatch.Field] = if case .field(let field) = scope { [field] } else { SearchMatch.Field.allCases }
+            return ("search_gram_sets g JOIN products p ON p.id = g.product_id",
+                    "\(Self.holds(match.text, in: fields, alias: "g")) AND p.status = \(ProductStatus.onSale)")
         }
         return ("search_texts t JOIN products p ON p.id = t.product_id",
                 "p.status = \(ProductStatus.onSale) AND \(Self.candidates(match)) AND \(match.predicate(scope, alias: "t"))")
@@ -26,7 +36,7 @@ public struct PostgreSQLSearch: SearchEngine {
     /// A condition on `search_texts t` that holds for every product whose text contains the query
     /// (of three characters or more), and for few others: the pg_trgm index's trigrams when the
     /// query has a letter or a digit, else the products that hold some of its two-character
-    /// strings in `search_grams`. pg_trgm takes trigrams only from runs of letters and digits:
+    /// strings in `search_gram_sets`. pg_trgm takes trigrams only from runs of letters and digits:
     /// from `，。！` none, and its index then reads every entry and rechecks every product (a
     /// sequential scan of `search_texts`: 56 ms over the bench's 25,000 products, 0.4 ms from the
     /// grams). (Not for every query: the products of two common grams, `no` and `o.` in `no.26`,
@@ -47,8 +57,8 @@ public struct PostgreSQLSearch: SearchEngine {
             let last = grams.count - 1
             grams = (0..<candidateGrams).map { grams[$0 * last / (candidateGrams - 1)] }
         }
-        let sets = grams.map { gram -> SQL in "SELECT product_id FROM search_grams WHERE gram = \(gram)" }
-        return "t.product_id IN (\(sets.joined(separator: " INTERSECT ")))"
+        let held = grams.map { holds($0, in: SearchMatch.Field.allCases, alias: "g") }
+        return "t.product_id IN (SELECT g.product_id FROM search_gram_sets g WHERE \(held.joined(separator: " AND ")))"
     }
 
     /// A product's folded fields as one text, what the pg_trgm index on `search_texts` holds. (A
@@ -65,11 +75,12 @@ public struct PostgreSQLSearch: SearchEngine {
 
     public func countsByField(_ match: SearchMatch, _ db: any SQLConnection) throws -> [Int] {
         if Self.usesGrams(match) {
-            var counts = [0, 0, 0]
-            for row in try db.query("SELECT field, COUNT(*) AS n FROM search_grams WHERE gram = \(match.text) GROUP BY field") {
-                counts[Int(try row.decode("field", as: Int64.self))] = Int(try row.decode("n", as: Int64.self))
+            let counts = SearchMatch.Field.allCases.map { field -> SQL in
+                let element = String(field.rawValue) + match.text
+                return "COALESCE((SELECT products FROM search_gram_counts WHERE element = \(element)), 0) AS \(SQL(stringLiteral: field.column))"
             }
-            return counts
+            guard let row = try db.queryOne("SELECT \(counts.joined(separator: ", "))") else { return [0, 0, 0] }
+            return try SearchMatch.Field.allCases.map { Int(try row.decode($0.column, as: Int64.self)) }
         }
         let title = contains(match, .title, in: "t")
         let subtitle = contains(match, .subtitle, in: "t")
@@ -84,7 +95,7 @@ public struct PostgreSQLSearch: SearchEngine {
     }
 
     /// A walked row costs less than an indexed match: a match from pg_trgm is rechecked, one from
-    /// `search_grams` joined row by row.
+    /// `search_gram_sets` joined row by row.
     public func walkIsCheaper(rows: Int, indexed: Int) -> Bool { rows < 4 * indexed }
 
     /// The product's folded copy in `search_texts`.

@@ -65,8 +65,9 @@ public enum SearchText {
 
     /// The one- and two-character strings of a product's folded fields (Unicode scalars, as SQL's
     /// `substr` counts), each once, with the first field that holds it (0 title, 1 subtitle,
-    /// 2 description): PostgreSQL's `search_grams` rows for the product. Strings are told apart by
-    /// their bytes, as the databases do (Swift's `==` would make `é` and `e` + U+0301 one gram).
+    /// 2 description): the elements of PostgreSQL's `search_gram_sets` row for the product. Strings
+    /// are told apart by their bytes, as the databases do (Swift's `==` would make `é` and `e` +
+    /// U+0301 one gram).
     public static func grams(title: String, subtitle: String, description: String) -> [(gram: String, field: Int)] {
         var seen = Set<[UInt8]>()
         var grams: [(gram: String, field: Int)] = []

@@ -49,11 +49,17 @@ func searchIndexEntries(_ db: any SQLConnection) throws -> [[SQLValue]] {
         return try db.query("SELECT term, doc, col, \"offset\" FROM temp.search_fts_entries ORDER BY term, doc, col, \"offset\"")
             .map { row in (0..<4).map { row[$0] } }
     case .postgresql:
-        let grams = try db.query("SELECT gram, field, product_id FROM search_grams ORDER BY gram, field, product_id")
+        // Each element of a product's set: its gram's first field (one digit), then the gram.
+        let grams = try db.query("""
+            SELECT substr(e, 2) COLLATE "C" AS gram, CAST(substr(e, 1, 1) AS smallint) AS field, product_id
+            FROM search_gram_sets, unnest(grams) AS e ORDER BY gram, field, product_id
+            """)
             .map { row in (0..<3).map { row[$0] } }
+        let counts = try db.query("SELECT element, products FROM search_gram_counts WHERE products > 0 ORDER BY element")
+            .map { row in (0..<2).map { row[$0] } }
         let texts = try db.query("SELECT product_id, title, subtitle, description FROM search_texts ORDER BY product_id")
             .map { row in (0..<4).map { row[$0] } }
-        return grams + texts
+        return grams + counts + texts
     }
 }
 
@@ -65,7 +71,7 @@ func searchIndexEntries(of product: ProductID, _ db: any SQLConnection) throws -
         return try db.scalarInt("SELECT COUNT(*) FROM temp.search_fts_entries WHERE doc = \(product)") ?? 0
     case .postgresql:
         return try db.scalarInt("""
-            SELECT (SELECT COUNT(*) FROM search_grams WHERE product_id = \(product))
+            SELECT (SELECT COALESCE(SUM(cardinality(grams)), 0) FROM search_gram_sets WHERE product_id = \(product))
                  + (SELECT COUNT(*) FROM search_texts WHERE product_id = \(product))
             """) ?? 0
     }

@@ -249,6 +249,29 @@ struct SearchIndexTests {
         #expect(try fixture.pool.write { try searchIndexEntries(of: id, $0) } == 0)
     }
 
+    /// PostgreSQL counts the products per gram and field as it writes them (the tier sizes of a
+    /// one- or two-character query): an edit that moves a product between tiers and a deletion
+    /// must move those counts too.
+    @Test func shortQueryTotalsFollowAnEditAndADeletion() throws {
+        let fixture = try threeFieldShop()
+        try fixture.importCatalogLines([
+            CatalogLine(product: "SUB", sku: "S-1", title: "雏菊礼盒", subtitle: "满天星", category: "礼盒"),
+        ])
+        let id = try fixture.catalogProductID(code: "DESC")
+        try fixture.pool.write { db in
+            _ = try db.run("DELETE FROM skus WHERE product_id = \(id)")
+            _ = try db.run("DELETE FROM products WHERE id = \(id)")
+        }
+        for query in ["雏", "雏菊", "星", "满天", "限", "礼", "盒", "*"] {
+            let found = try codes(fixture, query)
+            #expect(try found == SearchOracle(fixture).codes(query), "\(query)")
+            let total = try fixture.catalogService.products(ProductQuery(text: query, page: try PageRequest()), unlessAt: nil).current.total
+            #expect(total == found.count, "\(query)")
+        }
+        // Both in the title tier now, the better seller first.
+        #expect(try codes(fixture, "雏菊") == ["SUB", "TITLE"])
+    }
+
     @Test func importingTheSameFileAgainLeavesTheIndexAsItWas() throws {
         let fixture = try TestShop()
         let lines = (1...30).map {
