@@ -38,3 +38,7 @@ with open(out, "w", newline="", encoding="utf-8") as f:
     # one SKU with deep stock, for the order placement benchmark
     w.writerow(["BENCH-ORDERS", "BENCH-ORDERS-0", "标准", "压测专用玫瑰花束", "", "花束/经典", "99.00", "129.00", 1000000,
                 "用于下单压测", "", "", "{}", "on_sale"])
+    # one deep-stock SKU per buyer of the many-buyers order row (bench/run.sh registers 32 buyers)
+    for b in range(1, 33):
+        w.writerow([f"BENCH-BUYERS-{b}", f"BENCH-BUYERS-{b}", "标准", "压测专用玫瑰花束", "", "花束/经典", "99.00", "129.00",
+                    1000000, "用于下单压测", "", "", "{}", "on_sale"])

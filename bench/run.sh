@@ -63,8 +63,9 @@ export SHOP_SERVER_MAX_CONNECTIONS_PER_IP=4096 SHOP_SERVER_MAX_CONNECTIONS=4096
 export SHOP_SEARCH_MAX_PER_MINUTE_PER_IP=1000000
 export SHOP_SERVER_THREADS=$THREADS SHOP_APP_LOG_LEVEL=warning
 export SHOP_CATALOG_IMPORT_MAX_BYTES=$((500 * 1024 * 1024))
-# POST /orders places one unpaid order per request for one buyer: lift the per-buyer cap (5).
-export SHOP_ORDERS_MAX_UNPAID_PER_USER=100000
+# POST /orders places one unpaid order per request for one buyer: lift the per-buyer cap (5); the
+# many-buyers row registers 32 buyers from one address: lift the per-address code limit.
+export SHOP_ORDERS_MAX_UNPAID_PER_USER=100000 SHOP_VERIFICATION_DAILY_LIMIT_PER_IP=1000
 unset SHOP_DATABASE_URL SHOP_DATABASE_PATH
 
 python3 bench/gen_catalog.py "$work/big.csv" "$SKUS"
@@ -166,6 +167,36 @@ PY
     -d '{"recipient":"压测","phone":"13912345678","province":"上海市","city":"上海市","district":"徐汇区","detail":"漕溪北路 1 号"}' \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
   export SKU=$(lookup "select id from skus where code='BENCH-ORDERS-0'")
+  # 32 more buyers, each with an address and a deep-stock SKU of its own (BENCH-BUYERS-n): a shop's
+  # checkouts come from many buyers, while one buyer's are queued on that buyer (its unpaid-order
+  # cap and coupon uses are counted in its checkout's transaction).
+  local buyer buyers=() phone buyer_token buyer_address
+  while IFS=, read -r phone buyer_token buyer_address; do
+    buyer=$(lookup "select id from skus where code='BENCH-BUYERS-$((10#${phone: -2}))'" | tr -d ' ')
+    buyers+=("$buyer_token,$buyer_address,$buyer")
+  done < <(python3 - "$port" "$SHOP_VERIFICATION_FILE_PATH" <<'PY'
+import http.client, json, sys
+port, codes = int(sys.argv[1]), sys.argv[2]
+def call(method, path, body, token=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    headers = {"Content-Type": "application/json"}
+    if token: headers["Authorization"] = f"Bearer {token}"
+    conn.request(method, f"/api/v1{path}", json.dumps(body), headers)
+    response = conn.getresponse()
+    answer = json.loads(response.read() or b"{}")
+    if response.status >= 300: raise SystemExit(f"{method} {path}: {response.status} {answer}")
+    return answer
+for n in range(1, 33):
+    phone = f"139000000{n:02d}"
+    call("POST", "/auth/verification-codes", {"phone": phone, "purpose": "register"})
+    code = json.loads(open(codes, encoding="utf-8").read().splitlines()[-1])["code"]
+    token = call("POST", "/auth/register", {"phone": phone, "code": code, "password": "bench-password"})["token"]
+    address = call("POST", "/addresses", {"recipient": "压测", "phone": phone, "province": "上海市", "city": "上海市",
+                                          "district": "徐汇区", "detail": f"漕溪北路 {n} 号"}, token)["id"]
+    print(f"{phone},{token},{address}")
+PY
+)
+  export BUYERS=$(IFS=';'; echo "${buyers[*]}")
   product=$(lookup "select product_id from skus where code='BENCH-ORDERS-0'")
 
   local category
@@ -210,7 +241,8 @@ PY
     rows+=("$round|$(measure "GET /products?q=玫瑰 ($label)" 32 "$api/products?q=%E7%8E%AB%E7%91%B0&per_page=20")")
     rows+=("$round|$(measure "GET /products?q=红玫瑰花束 ($label)" 32 "$api/products?q=%E7%BA%A2%E7%8E%AB%E7%91%B0%E8%8A%B1%E6%9D%9F&per_page=20")")
     rows+=("$round|$(measure "POST /cart/items + DELETE /cart ($label)" 32 "$api/cart/items" bench/cart_add.lua)")
-    rows+=("$round|$(measure "POST /orders (buy now) ($label)" 32 "$api/orders" bench/order_place.lua)")
+    rows+=("$round|$(BUYERS= measure "POST /orders (buy now) ($label)" 32 "$api/orders" bench/order_place.lua)")
+    rows+=("$round|$(measure "POST /orders (buy now), 32 buyers with a SKU each ($label)" 32 "$api/orders" bench/order_place.lua)")
   done
 
   # 40,000 distinct queries, each asked once (bench/cold_search.lua), 32 connections: what a
