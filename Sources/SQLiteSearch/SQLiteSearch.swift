@@ -56,17 +56,21 @@ public struct SQLiteSearch: SearchEngine {
 
     public func countsByField(_ match: SearchMatch, _ db: any SQLConnection) throws -> [Int] {
         if let candidates = Self.candidates(match) {
-            // One pass over the candidates, each counted under the first field that holds the text.
+            // One pass over the candidates, each counted under the first field that holds the text
+            // and the others (no field holds it) under NULL, so each field is read at most once (a
+            // WHERE on any field read the title and the subtitle twice).
             let title = contains(match, .title, in: "p"), subtitle = contains(match, .subtitle, in: "p")
+            let description = contains(match, .description, in: "p")
             var counts = [0, 0, 0]
             for row in try db.query("""
-                SELECT CASE WHEN \(title) THEN 0 WHEN \(subtitle) THEN 1 ELSE 2 END AS field, COUNT(*) AS n
+                SELECT CASE WHEN \(title) THEN 0 WHEN \(subtitle) THEN 1 WHEN \(description) THEN 2 END AS field, COUNT(*) AS n
                 FROM (SELECT rowid AS pid FROM search_fts WHERE search_fts MATCH \(candidates)) m
                 CROSS JOIN products p ON p.id = m.pid
-                WHERE p.status = \(ProductStatus.onSale) AND \(match.predicate(.any, alias: "p"))
+                WHERE p.status = \(ProductStatus.onSale)
                 GROUP BY field
                 """) {
-                counts[Int(try row.decode("field", as: Int64.self))] = Int(try row.decode("n", as: Int64.self))
+                guard let field = try row.decode("field", as: Int64?.self) else { continue }
+                counts[Int(field)] = Int(try row.decode("n", as: Int64.self))
             }
             return counts
         }

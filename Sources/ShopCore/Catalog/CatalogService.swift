@@ -35,6 +35,23 @@ public struct CatalogService: Sendable {
         throttle = SearchThrottle(perMinute: settings.maxPerMinutePerIP)
     }
 
+    /// Reads the synonyms dictionary and builds the pinyin lexicon at the catalogue's current
+    /// version when they are not kept at it (`SearchTermsWarmer`, after a start or a change), so
+    /// that no shopper's query waits for them. No statement when the pushed versions say they are kept.
+    public func prepareSearchTerms() throws {
+        if let index = versions?.current()?.index, store.expansion.isPrepared(at: index) { return }
+        try pool.read { db in
+            let version = try changes.indexVersion(db)
+            guard !store.expansion.isPrepared(at: version) else { return }
+            try store.expansion.prepare(at: version, db)
+        }
+    }
+
+    /// Whether the search terms are kept at the index's `version` (for tests).
+    func searchTermsArePrepared(at version: Int64) -> Bool {
+        store.expansion.isPrepared(at: version)
+    }
+
     /// Whether any product exists (on sale or not).
     public func hasProducts() throws -> Bool {
         try pool.read { db in try store.hasProducts(db) }

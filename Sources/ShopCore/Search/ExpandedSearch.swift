@@ -57,20 +57,14 @@ extension CatalogStore {
         return ids.filter { kept.contains($0) }
     }
 
-    /// Up to `limit` products `text` finds with `request`'s filters and order, in that order.
+    /// Up to `limit` products `text` finds with `request`'s filters and order, in that order, read
+    /// as one page of `limit`. (Read 100 at a time, each page walked the best sellers again from
+    /// the top, up to 10 pages for the query and for each of its terms: `mgh`, three pinyin words,
+    /// took 100-150 ms on PostgreSQL, 39 ms as one page on the same busy machine.)
     private func matches(of text: String, like request: ProductSearch.Request, limit: Int, _ db: any SQLConnection) throws -> [ProductID] {
-        let perPage = 100
-        var ids: [ProductID] = []
-        var page = 1
-        while ids.count < limit {
-            let term = ProductSearch.Request(text: text, filters: request.filters, key: ProductFilter(request.key, text: text),
-                                             order: request.order, page: try PageRequest(page: page, perPage: perPage))
-            let found = try search.page(term, db)
-            ids += found.ids
-            if found.ids.count < perPage || ids.count >= found.total { break }
-            page += 1
-        }
-        return Array(ids.prefix(limit))
+        let term = ProductSearch.Request(text: text, filters: request.filters, key: ProductFilter(request.key, text: text),
+                                         order: request.order, page: PageRequest(unchecked: 1, perPage: limit))
+        return try search.page(term, db).ids
     }
 }
 

@@ -187,8 +187,18 @@ private struct TierReader {
         guard match.engine.walkIsCheaper(rows: rows, indexed: indexed), rows < onSale else {
             return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
         }
-        let found = try walking(tier, rows: rows, offset: offset, limit: limit, db)
-        guard found.count < limit else { return found }
+        var window = rows
+        var found = try walking(tier, rows: window, offset: offset, limit: limit, db)
+        // The best sellers can be other products (a shop's own best sellers above an imported
+        // range that sells little): walk further, four times as far each time, while that still
+        // costs less than the index. (On PostgreSQL, ranking a care-text query's 25,000
+        // description matches took 106 ms when the first 62 best sellers held none of them.)
+        while found.count < limit, window < onSale, match.engine.walkIsCheaper(rows: window * 4, indexed: indexed) {
+            window *= 4
+            found = try walking(tier, rows: window, offset: offset, limit: limit, db)
+        }
+        // Past every on-sale product the walk has seen the whole tier.
+        guard found.count < limit, window < onSale else { return found }
         // The matches are not spread evenly (similar products imported together sell alike): walk
         // the best sellers' index against the tier's ids where the engine can, else rank the tier.
         let conditions = filters + [namedCondition(tier.named, alias: "p")].compactMap { $0 }

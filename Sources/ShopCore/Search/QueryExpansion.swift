@@ -105,6 +105,18 @@ final class QueryExpansion: Sendable {
         return dictionary
     }
 
+    /// Whether the dictionary and the lexicon are kept at `version`.
+    func isPrepared(at version: Int64) -> Bool {
+        state.withLock { $0.version == version && $0.dictionary != nil && $0.lexicon != nil }
+    }
+
+    /// Reads the dictionary and builds the lexicon at `version` unless kept, so that no Latin query
+    /// waits for them (`SearchTermsWarmer`: the first one after a start or a change took 150–200 ms).
+    func prepare(at version: Int64, _ db: any SQLConnection) throws {
+        _ = try dictionary(at: version, db)
+        _ = try lexicon(at: version, db)
+    }
+
     private func lexicon(at version: Int64, _ db: any SQLConnection) throws -> SearchLexicon {
         if let kept = state.withLock({ $0.version == version ? $0.lexicon : nil }) { return kept }
         let lexicon = try SearchLexicon.read(db, pinyin: pinyin)

@@ -31,6 +31,12 @@ public struct PageRequest: Sendable, Equatable {
         self.perPage = perPage
     }
 
+    /// A page of any size, for reads inside the shop (the expansion reads a term's first 1,000 matches).
+    init(unchecked page: Int, perPage: Int) {
+        self.page = page
+        self.perPage = perPage
+    }
+
     public var offset: Int { (page - 1) * perPage }
 }
 

@@ -69,6 +69,8 @@ struct ServeCommand: Command {
         sweeper.start()
         let dispatcher = NoticeDispatcher(outbox: shop.noticeOutbox, logger: logger, onRun: { [metrics = api.metrics] in metrics.noticesDispatched($0) })
         dispatcher.start()
+        let searchTerms = SearchTermsWarmer(catalog: shop.catalog, logger: logger)
+        searchTerms.start()
         let catalogListener = ShopEnvironment.catalogListener(shop, config: config, logger: logger)
         catalogListener?.start()
         logger.info("serving", ["address": "http://\(serverSettings.host):\(server.port)", "env": config.app.env.rawValue,
@@ -85,6 +87,7 @@ struct ServeCommand: Command {
             metricsServer?.stop(grace: 1)
             sweeper.stop()
             dispatcher.stop()
+            searchTerms.stop()
             catalogListener?.stop()
             shop.catalog.flushSearches()
             logger.info("stopped")

@@ -215,6 +215,24 @@ struct ShopperSearchTests {
         #expect(current.source == .database && current.text == "dahlia => 郁金香\n")
     }
 
+    @Test func searchTermsArePreparedAheadOfTheFirstQueryAndAgainAfterACatalogueChange() throws {
+        let fixture = try Self.demoShop()
+        let indexVersion = { try fixture.pool.read { db in try CatalogChanges().indexVersion(db) } }
+        let before = try indexVersion()
+        #expect(!fixture.shop.catalog.searchTermsArePrepared(at: before), "nothing is built before it is asked for")
+        try fixture.shop.catalog.prepareSearchTerms()
+        #expect(fixture.shop.catalog.searchTermsArePrepared(at: before))
+        let prepared = try fixture.searchCodes("meigui")
+        _ = try fixture.shop.searchSynonyms.replace(with: "dahlia => 郁金香\n", by: .commandLine(user: "test"))
+        let after = try indexVersion()
+        #expect(after > before && !fixture.shop.catalog.searchTermsArePrepared(at: after), "a change leaves them to be built again")
+        try fixture.shop.catalog.prepareSearchTerms()
+        #expect(fixture.shop.catalog.searchTermsArePrepared(at: after))
+        // Prepared or built by the query, the answer is the same.
+        let built = try Self.demoShop().searchCodes("meigui")
+        #expect(!prepared.isEmpty && prepared == built)
+    }
+
     @Test func aRefusedDictionaryKeepsTheOneInForce() throws {
         let fixture = try Self.demoShop()
         #expect(throws: SynonymError.self) {
