@@ -1,4 +1,3 @@
-import Bulkheads
 import HTTP
 import ShopCore
 
@@ -17,14 +16,12 @@ struct CartController {
         let selected: Bool?
     }
 
-    /// The writes run on the `database` bulkhead (they wait for the buyer's lock and the commit),
-    /// the reads on the request threads.
     func register(_ signedIn: RouteGroup) {
         signedIn.get("/cart", use: show)
-            .delete("/cart", use: offloading(to: .database, clear))
-            .post("/cart/items", use: offloading(to: .database, addItem))
-            .patch("/cart/items/:id", use: offloading(to: .database, updateItem))
-            .delete("/cart/items/:id", use: offloading(to: .database, removeItem))
+            .delete("/cart", use: clear)
+            .post("/cart/items", use: addItem)
+            .patch("/cart/items/:id", use: updateItem)
+            .delete("/cart/items/:id", use: removeItem)
     }
 
     /// The cart with current prices, stock and availability; `?coupon_code=` applies a coupon to

@@ -13,15 +13,12 @@ struct OrderController {
     /// The origin an order's `tracking_url` starts with.
     var origin: ShopOrigin? = nil
 
-    /// The writes run on the `database` bulkhead: a checkout waits for row locks (its buyer, its
-    /// SKUs) and for its commit to reach the disk, which on a request thread would hold up every
-    /// other connection that thread serves (a search beside a rush of orders waited behind them).
     func register(_ signedIn: RouteGroup) {
-        signedIn.post("/orders", use: offloading(to: .database, checkout))
+        signedIn.post("/orders", use: checkout)
             .get("/orders", use: list)
             .get("/orders/:id", use: show)
-            .post("/orders/:id/cancel", use: offloading(to: .database, cancel))
-            .post("/orders/:id/confirm-receipt", use: offloading(to: .database, confirmReceipt))
+            .post("/orders/:id/cancel", use: cancel)
+            .post("/orders/:id/confirm-receipt", use: confirmReceipt)
     }
 
     /// 201 with the new order, or 200 with the same order when the key and body repeat.
