@@ -71,7 +71,7 @@ extension Config {
         .int("catalog.import_max_bytes", \.catalog.importMaxBytes, 1...(4 * 1_073_741_824)),
         .int("search.hot_min_searchers", \.search.hotMinSearchers, 1...10_000),
         .words("search.blocked_words", \.search.blockedWords),
-        .int("search.max_per_minute_per_ip", \.search.maxPerMinutePerIP, 1...1_000_000),
+        .int("search.max_per_minute_per_ip", \.search.maxPerMinutePerIP, 1...1_000_000_000),
         .string("search.synonyms_path", \.search.synonymsPath, allowEmpty: true),
         .string("media.path", \.media.path),
         .int("media.max_upload_bytes", \.media.maxUploadBytes, 1_024...(64 * 1_048_576)),
