@@ -5,8 +5,9 @@ import ShopTestSupport
 import Testing
 
 /// A product's `total_stock` (what lists sort and filter sold-out products by) is the stock of its
-/// SKUs on sale. On PostgreSQL a stock-only change moves it by the SKU's own difference (migration
-/// 0043) rather than recomputing it; both engines must keep it equal to the recomputed sum.
+/// SKUs on sale. On PostgreSQL a stock-only change sums the total again without the product's
+/// prices (migration 0043); both engines must keep it equal to the recomputed sum, also when one
+/// statement changes one SKU's price and another's stock.
 @Suite("Orders: a product's total stock follows its SKUs through checkouts and cancels")
 struct ProductStockTotalTests {
     private func totals(_ shop: TestShop) throws -> [(stored: Int64, recomputed: Int64, price: Int64)] {
@@ -50,5 +51,25 @@ struct ProductStockTotalTests {
         #expect(try totals(shop).map(\.stored) == [12, 0])
         #expect(try shop.orderStock(a) == 5 && shop.orderStock(b) == 7)
         for total in try totals(shop) { #expect(total.stored == total.recomputed) }
+    }
+
+    @Test func oneStatementChangingOneSKUsPriceAndAnothersStockCountsTheStockOnce() throws {
+        let shop = try TestShop()
+        _ = try shop.orderSeed([
+            OrderSeedSKU(code: "A", product: "P", price: "10.00", stock: 5),
+            OrderSeedSKU(code: "B", product: "P", price: "20.00", stock: 7),
+        ])
+        // what an import's one UPDATE of every changed SKU does: A's price (a full refresh of the
+        // product) and B's stock (the stock-only path), each row's trigger running after both rows
+        try shop.pool.write { db in
+            _ = try db.run("""
+                UPDATE skus SET price_cents = CASE code WHEN 'A' THEN 900 ELSE price_cents END,
+                                stock = CASE code WHEN 'B' THEN 8 ELSE stock END
+                WHERE code IN ('A', 'B')
+                """)
+        }
+        #expect(try totals(shop).first?.stored == 13)
+        try shop.pool.write { db in _ = try db.run("UPDATE skus SET stock = 0 WHERE code IN ('A', 'B')") }
+        #expect(try totals(shop).first?.stored == 0, "every SKU at zero is a sold-out product")
     }
 }
