@@ -9,7 +9,7 @@ import Synchronization
 /// Bounded: a key already waiting or being read is not queued twice, and at most `queueLimit`
 /// keys wait; a refresh refused for lack of room is tried again by the next request that finds
 /// the body old. A refresh that fails (the database away, the product gone) leaves the old body,
-/// which the caller stops serving once it is `ResponseCache`'s hard age limit old.
+/// which the caller stops serving once it is `CatalogController.countersHardMaxAge` old.
 final class KeptBodyRefresher<Key: Hashable & Sendable>: Sendable {
     let queueLimit: Int
     private let queue = DispatchQueue(label: "shop.kept-bodies.refresh", qos: .utility)
