@@ -28,15 +28,10 @@ struct DeliveryZoneStore {
         }
     }
 
-    /// The zone listing one of `codes` (a division and those above it, most specific first; the
-    /// most specific listed code wins, though the rules let at most one zone hold any of them), and
-    /// whether the shop has any zone at all (none: every address is served). One query: checkout
-    /// asks both, and on PostgreSQL each query is a round trip.
-    func serving(listingAny codes: [RegionCode], _ db: any SQLConnection) throws -> (zone: ServingZone?, anyZone: Bool) {
-        try serving(listingAny: codes, rows: db.query(servingQuery(listingAny: codes)))
-    }
-
-    /// `serving`'s query, to send with others (`SQLConnection.queries`).
+    /// The query for the zone listing one of `codes` (a division and those above it, most specific
+    /// first; the most specific listed code wins, though the rules let at most one zone hold any of
+    /// them), and whether the shop has any zone at all (none: every address is served). One query:
+    /// checkout asks both, and sends it with its stock (`SQLConnection.queries`).
     func servingQuery(listingAny codes: [RegionCode]) -> SQL {
         let listed: SQL = codes.isEmpty ? "1 = 0" : "r.region_code IN (\(codes.map { code -> SQL in "\(code)" }.joined(separator: ", ")))"
         return """
@@ -49,7 +44,7 @@ struct DeliveryZoneStore {
             """
     }
 
-    /// `serving` read from the rows of its query.
+    /// The zone and whether any zone exists, read from the rows of `servingQuery`.
     func serving(listingAny codes: [RegionCode], rows: [Row]) throws -> (zone: ServingZone?, anyZone: Bool) {
         var anyZone = false
         var byCode: [RegionCode: ServingZone] = [:]

@@ -23,15 +23,10 @@ struct StockStore {
         }
     }
 
-    /// Takes `quantity` of an on-sale SKU of an on-sale product, only if that many are there, and
-    /// answers what its order line needs: one statement where `priced` and `take` were two. Nil
-    /// (nothing changed) when it could not; `refusal` then says why.
-    func takeForSale(_ quantity: Int, of sku: SKUID, _ db: any SQLConnection) throws -> Priced? {
-        try db.queryOne(takingForSale(quantity, of: sku)).map(Self.taken)
-    }
-
-    /// `takeForSale`'s statement, to send with others (`SQLConnection.queries`); its one row, if
-    /// any, read by `taken`.
+    /// The statement that takes `quantity` of an on-sale SKU of an on-sale product, only if that
+    /// many are there, and answers what its order line needs (one statement where `priced` and
+    /// `take` were two), to send with others (`SQLConnection.queries`): its one row read by
+    /// `taken`; no row (nothing changed) when it could not, and `refusal` then says why.
     func takingForSale(_ quantity: Int, of sku: SKUID) -> SQL {
         """
         UPDATE skus SET stock = stock - \(quantity)
@@ -43,12 +38,13 @@ struct StockStore {
         """
     }
 
+    /// What the row of `takingForSale` says of the SKU taken.
     static func taken(_ row: Row) throws -> Priced {
         Priced(productID: try row.decode("product_id"), title: try row.decode("title"), skuName: try row.decode("name"),
                priceCents: try row.decode("price_cents"), onSale: true, delivery: try row.decode("delivery"))
     }
 
-    /// Why `takeForSale` refused `sku`: gone or off sale (`skuNotFound`), else short of stock
+    /// Why `takingForSale` refused `sku`: gone or off sale (`skuNotFound`), else short of stock
     /// (`outOfStock`, with what is left now). Read only on that rare path.
     func refusal(of sku: SKUID, _ db: any SQLConnection) throws -> OrderError {
         guard let priced = try priced(sku, db), priced.onSale else { return .skuNotFound(sku) }
