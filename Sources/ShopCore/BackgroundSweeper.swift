@@ -1,6 +1,3 @@
-import Dispatch
-import Synchronization
-
 /// The shop's background work on its own timer thread, through the same services as requests:
 /// asking the payment providers about unpaid orders past their deadline that have a payment
 /// started, then cancelling those still unpaid (returning stock), sending and confirming refunds,
@@ -12,9 +9,7 @@ public final class BackgroundSweeper: Sendable {
     private let logger: Logger
     /// Told after every sweep whether it succeeded (the metrics count runs).
     private let onRun: (@Sendable (_ succeeded: Bool) -> Void)?
-    private let queue = DispatchQueue(label: "shop.background-sweeper")
-    /// Set by `start`, cleared by `stop`, which may run on other threads than the sweeps.
-    private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let timer = RepeatingTimer(label: "shop.background-sweeper")
 
     public init(shop: Shop, logger: Logger, onRun: (@Sendable (_ succeeded: Bool) -> Void)? = nil) {
         self.shop = shop
@@ -24,22 +19,12 @@ public final class BackgroundSweeper: Sendable {
 
     /// Sweeps now, then every `interval` seconds.
     public func start(interval: Int = 30) {
-        timer.withLock { timer in
-            let made = DispatchSource.makeTimerSource(queue: queue)
-            made.schedule(deadline: .now(), repeating: .seconds(interval), leeway: .seconds(1))
-            made.setEventHandler { [weak self] in self?.runOnce() }
-            timer = made
-            made.resume()
-        }
+        timer.start(every: .seconds(interval), leeway: .seconds(1)) { [weak self] in self?.runOnce() }
     }
 
     /// Stops the timer and waits for a sweep in progress to finish.
     public func stop() {
-        timer.withLock { timer in
-            timer?.cancel()
-            timer = nil
-        }
-        queue.sync {}
+        timer.stop()
     }
 
     private func runOnce() {

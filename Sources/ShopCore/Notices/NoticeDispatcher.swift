@@ -11,8 +11,7 @@ public final class NoticeDispatcher: Sendable {
     private let logger: Logger
     /// Told after each run how many notices went and failed (the metrics count them).
     private let onRun: (@Sendable (NoticeOutbox.Run) -> Void)?
-    private let queue = DispatchQueue(label: "shop.notice-dispatcher")
-    private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let timer = RepeatingTimer(label: "shop.notice-dispatcher")
     private let stopping = Atomic<Bool>(false)
 
     public init(outbox: NoticeOutbox, logger: Logger, onRun: (@Sendable (NoticeOutbox.Run) -> Void)? = nil) {
@@ -24,24 +23,14 @@ public final class NoticeDispatcher: Sendable {
     /// Sends now, then every `interval` seconds.
     public func start(interval: Int = 2) {
         stopping.store(false, ordering: .relaxed)
-        timer.withLock { timer in
-            let made = DispatchSource.makeTimerSource(queue: queue)
-            made.schedule(deadline: .now(), repeating: .seconds(interval), leeway: .milliseconds(200))
-            made.setEventHandler { [weak self] in self?.runOnce() }
-            timer = made
-            made.resume()
-        }
+        timer.start(every: .seconds(interval), leeway: .milliseconds(200)) { [weak self] in self?.runOnce() }
     }
 
     /// Stops the timer and waits for the batch in progress; what is left is sent by the next start
     /// (or another node).
     public func stop() {
         stopping.store(true, ordering: .relaxed)
-        timer.withLock { timer in
-            timer?.cancel()
-            timer = nil
-        }
-        queue.sync {}
+        timer.stop()
     }
 
     private func runOnce() {

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Keeps the search terms' dictionary and pinyin lexicon (`QueryExpansion`) built for the
@@ -8,8 +7,7 @@ import Synchronization
 public final class SearchTermsWarmer: Sendable {
     private let catalog: CatalogService
     private let logger: Logger
-    private let queue = DispatchQueue(label: "shop.search-terms-warmer")
-    private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let timer = RepeatingTimer(label: "shop.search-terms-warmer")
     private let failing = Mutex(false)
 
     public init(catalog: CatalogService, logger: Logger) {
@@ -20,22 +18,12 @@ public final class SearchTermsWarmer: Sendable {
     /// Prepares now, then checks every `interval` milliseconds (one statement on SQLite, none on
     /// PostgreSQL while the pushed versions are current).
     public func start(interval: Int = 1_000) {
-        timer.withLock { timer in
-            let made = DispatchSource.makeTimerSource(queue: queue)
-            made.schedule(deadline: .now(), repeating: .milliseconds(interval), leeway: .milliseconds(100))
-            made.setEventHandler { [weak self] in self?.runOnce() }
-            timer = made
-            made.resume()
-        }
+        timer.start(every: .milliseconds(interval), leeway: .milliseconds(100)) { [weak self] in self?.runOnce() }
     }
 
     /// Stops the timer and waits for a build in progress to finish.
     public func stop() {
-        timer.withLock { timer in
-            timer?.cancel()
-            timer = nil
-        }
-        queue.sync {}
+        timer.stop()
     }
 
     private func runOnce() {
