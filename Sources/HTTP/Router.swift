@@ -1,3 +1,5 @@
+import Bulkheads
+
 /// Collects routes while the application is composed; `Router(routes)` then freezes them.
 ///
 /// Not Sendable on purpose: it is filled on one thread, before the server starts, and only the
@@ -8,6 +10,8 @@ public final class Routes {
         let pattern: String
         let segments: [Segment]
         let responder: Responder
+        /// Where the route always runs, when not on the request thread (see `Routes.add`).
+        let bulkhead: BulkheadName?
     }
 
     enum Segment: Equatable {
@@ -20,12 +24,22 @@ public final class Routes {
     public init() {}
 
     /// Adds a route; `middleware` wraps only this route, the first outermost.
-    public func add(_ method: HTTPMethod, _ pattern: String, middleware: [any Middleware] = [], use handler: @escaping Responder) {
+    ///
+    /// `bulkhead`: the route always waits (for its commit, a hash, a picture), so it runs there, never
+    /// on a request thread. The server asks `Router.bulkhead(for:)` before it runs anything, so the
+    /// request moves before its middleware (authentication) has run, and runs once. Only for methods
+    /// other than GET and HEAD, which the server answers where they arrive without a look-up.
+    public func add(_ method: HTTPMethod, _ pattern: String, middleware: [any Middleware] = [], on bulkhead: BulkheadName? = nil,
+                    use handler: @escaping Responder) {
+        precondition(bulkhead == nil || (method != .get && method != .head), "GET and HEAD routes run on the request threads")
         let segments = Router.split(pattern).map { part -> Segment in
             part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(part)
         }
+        // Still wrapped: where the server did not move it (no such bulkhead there, a test calling
+        // the router on a request thread), the handler moves it as `offloading(to:)` does.
+        let handler = bulkhead.map { offloading(to: $0, handler) } ?? handler
         routes.append(Route(method: method.rawValue, pattern: pattern, segments: segments,
-                            responder: middleware.wrapping(handler)))
+                            responder: middleware.wrapping(handler), bulkhead: bulkhead))
     }
 
     /// A group of routes sharing a path prefix and middleware.
@@ -52,12 +66,15 @@ public struct Router: Sendable {
         /// The name of each parameter segment, in path order.
         let parameterNames: [String]
         let responder: Responder
+        let bulkhead: BulkheadName?
 
-        init(order: Int, route: MatchedRoute.Route, parameterNames: [String], responder: @escaping Responder) {
+        init(order: Int, route: MatchedRoute.Route, parameterNames: [String], responder: @escaping Responder,
+             bulkhead: BulkheadName?) {
             self.order = order
             self.route = route
             self.parameterNames = parameterNames
             self.responder = responder
+            self.bulkhead = bulkhead
         }
     }
 
@@ -81,7 +98,7 @@ public struct Router: Sendable {
                         }
                         let matched = MatchedRoute.Route(pattern: entry.route.pattern, index: entry.order)
                         endpoints[entry.route.method] = Endpoint(order: entry.order, route: matched, parameterNames: names,
-                                                                 responder: entry.route.responder)
+                                                                 responder: entry.route.responder, bulkhead: entry.route.bulkhead)
                     }
                     continue
                 }
@@ -138,15 +155,7 @@ public struct Router: Sendable {
         if let endpoint = literalPaths[request.path]?[method] {
             return try Self.call(endpoint, values: [], request, context)
         }
-        let parts = Self.split(request.path)
-        var best: [Match] = []
-        var values: [String] = []
-        Self.collect(root, parts, depth: 0, literals: 0, values: &values, into: &best)
-        var chosen: (match: Match, endpoint: Endpoint)?
-        for match in best {
-            guard let endpoint = match.node.endpoints[method] else { continue }
-            if chosen.map({ endpoint.order < $0.endpoint.order }) ?? true { chosen = (match, endpoint) }
-        }
+        let (best, chosen) = lookUp(method, request.path)
         if let (match, endpoint) = chosen {
             return try Self.call(endpoint, values: match.values, request, context)
         }
@@ -156,6 +165,28 @@ public struct Router: Sendable {
         var response = HTTPError(HTTPMessage.methodNotAllowed, ["method": .verbatim(request.method)]).response(for: request)
         response.headers.set("Allow", allowed.sorted().joined(separator: ", "))
         return response
+    }
+
+    /// The bulkhead the route `request` reaches always runs on (`Routes.add(on:)`), if any: where
+    /// the server moves it before running anything. GET and HEAD are never looked up.
+    public func bulkhead(for request: Request) -> BulkheadName? {
+        let method = request.method
+        guard method != "GET", method != "HEAD" else { return nil }
+        if let endpoint = literalPaths[request.path]?[method] { return endpoint.bulkhead }
+        return lookUp(method, request.path).chosen?.endpoint.bulkhead
+    }
+
+    /// The most specific patterns matching `path`, and among them the first added for `method`.
+    private func lookUp(_ method: String, _ path: String) -> (best: [Match], chosen: (match: Match, endpoint: Endpoint)?) {
+        var best: [Match] = []
+        var values: [String] = []
+        Self.collect(root, Self.split(path), depth: 0, literals: 0, values: &values, into: &best)
+        var chosen: (match: Match, endpoint: Endpoint)?
+        for match in best {
+            guard let endpoint = match.node.endpoints[method] else { continue }
+            if chosen.map({ endpoint.order < $0.endpoint.order }) ?? true { chosen = (match, endpoint) }
+        }
+        return (best, chosen)
     }
 
     /// The methods the most specific patterns matching `path` answer (HEAD beside GET), sorted;
@@ -240,20 +271,29 @@ public struct RouteGroup {
         RouteGroup(routes: routes, prefix: self.prefix + prefix, middleware: self.middleware + middleware)
     }
 
+    /// `bulkhead`: where the route always runs (see `Routes.add`).
     @discardableResult
-    public func on(_ method: HTTPMethod, _ path: String, use handler: @escaping Responder) -> RouteGroup {
-        routes.add(method, prefix + path, middleware: middleware, use: handler)
+    public func on(_ method: HTTPMethod, _ path: String, on bulkhead: BulkheadName? = nil, use handler: @escaping Responder) -> RouteGroup {
+        routes.add(method, prefix + path, middleware: middleware, on: bulkhead, use: handler)
         return self
     }
 
     @discardableResult
     public func get(_ path: String, use handler: @escaping Responder) -> RouteGroup { on(.get, path, use: handler) }
     @discardableResult
-    public func post(_ path: String, use handler: @escaping Responder) -> RouteGroup { on(.post, path, use: handler) }
+    public func post(_ path: String, on bulkhead: BulkheadName? = nil, use handler: @escaping Responder) -> RouteGroup {
+        on(.post, path, on: bulkhead, use: handler)
+    }
     @discardableResult
-    public func patch(_ path: String, use handler: @escaping Responder) -> RouteGroup { on(.patch, path, use: handler) }
+    public func patch(_ path: String, on bulkhead: BulkheadName? = nil, use handler: @escaping Responder) -> RouteGroup {
+        on(.patch, path, on: bulkhead, use: handler)
+    }
     @discardableResult
-    public func put(_ path: String, use handler: @escaping Responder) -> RouteGroup { on(.put, path, use: handler) }
+    public func put(_ path: String, on bulkhead: BulkheadName? = nil, use handler: @escaping Responder) -> RouteGroup {
+        on(.put, path, on: bulkhead, use: handler)
+    }
     @discardableResult
-    public func delete(_ path: String, use handler: @escaping Responder) -> RouteGroup { on(.delete, path, use: handler) }
+    public func delete(_ path: String, on bulkhead: BulkheadName? = nil, use handler: @escaping Responder) -> RouteGroup {
+        on(.delete, path, on: bulkhead, use: handler)
+    }
 }

@@ -76,6 +76,8 @@ public final class Server: Sendable {
     let responder: Responder
     /// The bulkheads requests may be moved to, by name.
     let offloadTargets: [BulkheadName: OffloadTarget]
+    /// Where a request always runs (a route declared on a bulkhead), asked before anything runs.
+    let placement: (@Sendable (Request) -> BulkheadName?)?
     let deadlines: RequestDeadlines
     private let lifecycle = Mutex(Lifecycle())
     private let watchdogQueue = DispatchQueue(label: "http.request-deadlines")
@@ -103,9 +105,14 @@ public final class Server: Sendable {
 
     /// `responder` answers every request; errors it throws are rendered in the error shape. A
     /// request that asks to be offloaded to a bulkhead not in `offload` runs where it is.
-    public init(options: ServerOptions, offload: [BulkheadName: OffloadTarget] = [:], responder: @escaping Responder) {
+    /// `placement` names the bulkhead a request always runs on (`Router.bulkhead(for:)`): such a
+    /// request moves there before `responder` sees it, instead of running up to the handler, being
+    /// sent there and running again.
+    public init(options: ServerOptions, offload: [BulkheadName: OffloadTarget] = [:],
+                placement: (@Sendable (Request) -> BulkheadName?)? = nil, responder: @escaping Responder) {
         self.options = options
         self.offloadTargets = offload
+        self.placement = placement
         self.responder = responder
         self.deadlines = RequestDeadlines(timeoutSeconds: options.requestTimeoutSeconds)
     }
@@ -209,6 +216,13 @@ public final class Server: Sendable {
     enum Outcome {
         case answered(Response)
         case offload(OffloadTarget)
+    }
+
+    /// Where `request` goes before anything runs, if its route always runs on a bulkhead this
+    /// server has.
+    func placed(_ request: Request) -> OffloadTarget? {
+        guard let placement, let name = placement(request) else { return nil }
+        return offloadTargets[name]
     }
 
     /// Runs the responder where the request may still move (a request thread, or a bulkhead's

@@ -76,6 +76,9 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
                           remoteAddress: peer,
                           clientAddress: server.options.trustedProxies.clientAddress(peer: peer, headers: headers))
     pending.body = []
+    if let target = server.placed(request) {
+        return offload(request, to: target, pending: pending, connection: connection, server: server)
+    }
     switch server.answerMovable(request) {
     case .answered(let response):
         // For HEAD, libmicrohttpd sends the headers (Content-Length included, as for GET) and no body.

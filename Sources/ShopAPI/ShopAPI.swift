@@ -13,8 +13,10 @@ public struct ShopAPI: Sendable {
     public let metrics: ShopMetrics
     /// Body limits above `server.max_body_bytes` by route (`ServerOptions.bodyLimits`): picture uploads.
     public let bodyLimits: [String: Int]
-    /// Where `HTTP.Server` moves requests that must wait (hashing, providers, a busy pool).
+    /// Where `HTTP.Server` moves requests that must wait (hashing, providers, a busy pool, writes).
     public let offloadTargets: [BulkheadName: OffloadTarget]
+    /// The bulkhead a request's route always runs on, for `HTTP.Server`'s `placement`.
+    public var placement: @Sendable (Request) -> BulkheadName? { { [router] in router.bulkhead(for: $0) } }
     /// Reads kept catalogue bodies again in the background once their counters are old.
     let keptBodies = KeptBodyRefresher<CatalogCacheKey>()
 

@@ -125,6 +125,63 @@ struct OffloadTests {
         #expect(runs.withLock { $0 } == ["request thread", "database", "slow"])
     }
 
+    /// Counts the requests it sees, and on which thread.
+    final class Counting: Middleware {
+        let seen = Mutex<[String]>([])
+
+        func respond(to request: Request, context: Context, next: Responder) throws -> Response {
+            seen.withLock { $0.append(RequestThread.bulkhead?.rawValue ?? "request thread") }
+            return try next(request, context)
+        }
+    }
+
+    @Test func aRouteDeclaredOnABulkheadMovesThereBeforeItsMiddlewareRunsAndRunsOnce() throws {
+        let writes = Bulkhead(name: BulkheadName("writes"), workers: 1, queueLimit: 1)
+        defer { writes.shutdown(timeout: 5) }
+        let seen = Counting()
+        let routes = Routes()
+        routes.add(.post, "/orders/:id", middleware: [seen], on: BulkheadName("writes")) { request, _ in
+            .text("\(request.parameters["id"] ?? "") on " + (RequestThread.bulkhead?.rawValue ?? "request thread"))
+        }
+        routes.add(.post, "/orders/:id/notes", middleware: [seen]) { _, _ in
+            .text("on " + (RequestThread.bulkhead?.rawValue ?? "request thread"))
+        }
+        routes.add(.get, "/orders/:id", middleware: [seen]) { _, _ in
+            .text("on " + (RequestThread.bulkhead?.rawValue ?? "request thread"))
+        }
+        let router = Router(routes)
+        let rejection = HTTPError(.serviceUnavailable, code: "busy", message: .init(zh: "忙", en: "busy"))
+        let server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 1),
+                            offload: [writes.name: OffloadTarget(bulkhead: writes, rejection: rejection)],
+                            placement: { router.bulkhead(for: $0) },
+                            responder: { request, context in try router.respond(to: request, context: context) })
+        try server.start()
+        defer { server.stop(grace: 5) }
+        let connection = try RawConnection(port: server.port)
+        #expect(try connection.request("POST", "/orders/7").text == "7 on writes")
+        #expect(try connection.request("POST", "/orders/7/notes").text == "on request thread")
+        #expect(try connection.request("GET", "/orders/7").text == "on request thread")
+        // the placed request ran its middleware once, on the bulkhead: never first on the request thread
+        #expect(seen.seen.withLock { $0 } == ["writes", "request thread", "request thread"])
+        #expect(router.bulkhead(for: Request(method: "POST", path: "/orders/7")) == BulkheadName("writes"))
+        #expect(router.bulkhead(for: Request(method: "POST", path: "/orders/7/notes")) == nil)
+        #expect(router.bulkhead(for: Request(method: "GET", path: "/orders/7")) == nil)
+        #expect(router.bulkhead(for: Request(method: "POST", path: "/nowhere")) == nil)
+    }
+
+    @Test func aRouteDeclaredOnABulkheadTheServerLacksStillMovesFromTheHandler() throws {
+        // a server without placement (or a test calling the router): the handler moves it, as
+        // `offloading(to:)` does
+        let routes = Routes()
+        routes.add(.post, "/orders", on: BulkheadName("writes")) { _, _ in .text("written") }
+        let router = Router(routes)
+        RequestThread.begin()
+        defer { RequestThread.end() }
+        #expect(throws: OffloadRequest(bulkhead: BulkheadName("writes"))) {
+            try router.respond(to: Request(method: "POST", path: "/orders"), context: Context())
+        }
+    }
+
     @Test func aRequestToAnUnknownBulkheadRunsWhereItIs() throws {
         try withServer(router: Self.router(seconds: 0)) { server in
             let answer = try RawConnection(port: server.port).request("GET", "/slow")

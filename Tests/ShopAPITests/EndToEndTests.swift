@@ -64,6 +64,32 @@ struct EndToEndTests {
         _ = try products.decode(PageResponse<ProductSummaryResponse>.self)
     }
 
+    @Test func aCheckoutRunsOnTheWritesBulkheadWhileReadsStayOnTheRequestThreads() async throws {
+        let app = try TestAPI()
+        let skus = try app.orderSeed([("A", "10.00", 5)])
+        let buyer = try app.orderBuyer("13900000001")
+        let writes = try #require(app.api.offloadTargets[.writes]?.bulkhead)
+        let server = Server(options: ServerOptions(host: "127.0.0.1", port: 0, threads: 2), offload: app.api.offloadTargets,
+                            placement: app.api.placement, responder: app.api.responder)
+        try server.start()
+        defer { server.stop(grace: 5) }
+        let base = "http://127.0.0.1:\(server.port)"
+        var checkout = URLRequest(url: URL(string: base + "/api/v1/orders")!)
+        checkout.httpMethod = "POST"
+        checkout.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        checkout.setValue("Bearer \(buyer.token)", forHTTPHeaderField: "Authorization")
+        checkout.setValue("e2e-writes", forHTTPHeaderField: "Idempotency-Key")
+        checkout.httpBody = try JSONSerialization.data(withJSONObject: app.orderBuyNowBody(buyer, [(try #require(skus["A"]), 2)]))
+        let placed = try await send(checkout)
+        #expect(placed.status == 201)
+        #expect(try app.orderStock(try #require(skus["A"])) == 3)
+        #expect(try await send(URLRequest(url: URL(string: base + "/api/v1/products")!)).status == 200)
+        // a worker counts its job once the answer is sent: wait for the count
+        let deadline = Date().addingTimeInterval(5)
+        while writes.statistics.completed < 1, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(writes.statistics.completed == 1, "the checkout ran on the writes bulkhead, the product list did not")
+    }
+
     struct Answer {
         let status: Int
         let headers: [String: String]

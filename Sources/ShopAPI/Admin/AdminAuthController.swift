@@ -13,7 +13,7 @@ struct AdminAuthController {
 
     func register(public api: RouteGroup, admin: AdminRoutes) {
         // Argon2 runs on the hashing bulkhead, never on a request thread, as for buyers
-        api.post("/admin/auth/login", use: offloading(to: .hashing, login))
+        api.post("/admin/auth/login", on: .hashing, use: login)
         admin.post("/admin/auth/logout", use: logout)
             .get("/admin/me", use: me)
     }

@@ -1,3 +1,4 @@
+import Bulkheads
 import HTTP
 import ShopCore
 
@@ -11,12 +12,13 @@ struct AdminRoutes {
         group = api.group("", middleware: [StaffAuthMiddleware(staff: staff)])
     }
 
+    /// `bulkhead`: where the route always runs (see `Routes.add`).
     @discardableResult
-    func on(_ method: HTTPMethod, _ pattern: String, use handler: @escaping Responder) -> AdminRoutes {
+    func on(_ method: HTTPMethod, _ pattern: String, on bulkhead: BulkheadName? = nil, use handler: @escaping Responder) -> AdminRoutes {
         guard let permission = AdminPermissions.permission(method, pattern) else {
             preconditionFailure("\(method.rawValue) \(pattern) is not in AdminPermissions.table")
         }
-        _ = group.on(method, pattern) { request, context in
+        _ = group.on(method, pattern, on: bulkhead) { request, context in
             let staff = try context.staff()
             if let permission, !staff.may(permission) { throw StaffError.forbidden }
             return try handler(request, context)
@@ -25,7 +27,9 @@ struct AdminRoutes {
     }
 
     @discardableResult func get(_ pattern: String, use handler: @escaping Responder) -> AdminRoutes { on(.get, pattern, use: handler) }
-    @discardableResult func post(_ pattern: String, use handler: @escaping Responder) -> AdminRoutes { on(.post, pattern, use: handler) }
+    @discardableResult func post(_ pattern: String, on bulkhead: BulkheadName? = nil, use handler: @escaping Responder) -> AdminRoutes {
+        on(.post, pattern, on: bulkhead, use: handler)
+    }
     @discardableResult func patch(_ pattern: String, use handler: @escaping Responder) -> AdminRoutes { on(.patch, pattern, use: handler) }
     @discardableResult func put(_ pattern: String, use handler: @escaping Responder) -> AdminRoutes { on(.put, pattern, use: handler) }
     @discardableResult func delete(_ pattern: String, use handler: @escaping Responder) -> AdminRoutes { on(.delete, pattern, use: handler) }

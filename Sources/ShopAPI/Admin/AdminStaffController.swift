@@ -20,7 +20,7 @@ struct AdminStaffController {
 
     func register(_ admin: AdminRoutes) {
         admin.get("/admin/staff", use: list)
-            .post("/admin/staff", use: offloading(to: .hashing, add))
+            .post("/admin/staff", on: .hashing, use: add)
             .patch("/admin/staff/:username", use: change)
     }
 

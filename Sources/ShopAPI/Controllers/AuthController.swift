@@ -41,9 +41,9 @@ struct AuthController {
     func register(public routes: RouteGroup, signedIn: RouteGroup) {
         // the three that hash a password run on the hashing bulkhead, never on a request thread
         routes.post("/auth/verification-codes", use: requestCode)
-            .post("/auth/register", use: offloading(to: .hashing, registerAccount))
-            .post("/auth/login", use: offloading(to: .hashing, login))
-            .post("/auth/password-reset", use: offloading(to: .hashing, resetPassword))
+            .post("/auth/register", on: .hashing, use: registerAccount)
+            .post("/auth/login", on: .hashing, use: login)
+            .post("/auth/password-reset", on: .hashing, use: resetPassword)
         signedIn.post("/auth/logout", use: logout)
     }
 

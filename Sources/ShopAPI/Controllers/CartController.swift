@@ -1,3 +1,4 @@
+import Bulkheads
 import HTTP
 import ShopCore
 
@@ -18,10 +19,10 @@ struct CartController {
 
     func register(_ signedIn: RouteGroup) {
         signedIn.get("/cart", use: show)
-            .delete("/cart", use: clear)
-            .post("/cart/items", use: addItem)
-            .patch("/cart/items/:id", use: updateItem)
-            .delete("/cart/items/:id", use: removeItem)
+            .delete("/cart", on: .writes, use: clear)
+            .post("/cart/items", on: .writes, use: addItem)
+            .patch("/cart/items/:id", on: .writes, use: updateItem)
+            .delete("/cart/items/:id", on: .writes, use: removeItem)
     }
 
     /// The cart with current prices, stock and availability; `?coupon_code=` applies a coupon to

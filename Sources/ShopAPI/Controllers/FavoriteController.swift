@@ -1,3 +1,4 @@
+import Bulkheads
 import HTTP
 import ShopCore
 
@@ -7,11 +8,11 @@ struct FavoriteController {
     let favorites: FavoriteService
 
     func register(_ signedIn: RouteGroup) {
-        signedIn.put("/favorites/products/:id", use: addProduct)
-            .delete("/favorites/products/:id", use: removeProduct)
+        signedIn.put("/favorites/products/:id", on: .writes, use: addProduct)
+            .delete("/favorites/products/:id", on: .writes, use: removeProduct)
             .get("/favorites/products", use: products)
-            .put("/favorites/articles/:id", use: addArticle)
-            .delete("/favorites/articles/:id", use: removeArticle)
+            .put("/favorites/articles/:id", on: .writes, use: addArticle)
+            .delete("/favorites/articles/:id", on: .writes, use: removeArticle)
             .get("/favorites/articles", use: articles)
     }
 

@@ -14,11 +14,11 @@ struct OrderController {
     var origin: ShopOrigin? = nil
 
     func register(_ signedIn: RouteGroup) {
-        signedIn.post("/orders", use: checkout)
+        signedIn.post("/orders", on: .writes, use: checkout)
             .get("/orders", use: list)
             .get("/orders/:id", use: show)
-            .post("/orders/:id/cancel", use: cancel)
-            .post("/orders/:id/confirm-receipt", use: confirmReceipt)
+            .post("/orders/:id/cancel", on: .writes, use: cancel)
+            .post("/orders/:id/confirm-receipt", on: .writes, use: confirmReceipt)
     }
 
     /// 201 with the new order, or 200 with the same order when the key and body repeat.

@@ -11,7 +11,7 @@ struct UploadController {
 
     /// `uploaders`: behind `BuyerOrStaffAuthMiddleware` (buyers and staff both upload).
     func register(_ uploaders: RouteGroup) {
-        uploaders.post("/media", use: offloading(to: .media, upload))
+        uploaders.post("/media", on: .media, use: upload)
     }
 
     struct UploadResponse: Codable {

@@ -6,6 +6,10 @@ import ShopCore
 extension BulkheadName {
     /// Decoding and re-encoding pictures (libvips).
     public static let media = BulkheadName("media")
+    /// The buyers' frequent writes (checkouts, cart changes, favourites): each waits for row locks
+    /// and for its commit to reach the disk, which on a request thread holds up every other
+    /// connection that thread serves.
+    public static let writes = BulkheadName("writes")
 }
 
 /// The shop's bulkheads: where the server moves a request that must wait, sized from the settings,
@@ -19,7 +23,9 @@ enum ShopBulkheads {
     /// `auth.hash_queue` waiting. Payments: `payments.max_concurrent_calls` workers and no queue,
     /// so a start beyond them is told at once rather than after another provider timeout. The
     /// database: one worker per pooled connection and four times that waiting, each for at most
-    /// `database.pool_timeout_seconds`. Pictures: `mediaWorkers` decodes at once and `mediaQueue`
+    /// `database.pool_timeout_seconds`. Writes: `database.write_workers` at once (on SQLite they
+    /// take turns on the one writer, and a turn's commit serves every writer queued for it) and
+    /// eight times that waiting. Pictures: `mediaWorkers` decodes at once and `mediaQueue`
     /// waiting, so uploads never take the request threads or more than their share of the CPU and memory.
     static func make(_ config: Config) -> [BulkheadName: OffloadTarget] {
         let provider = LocalizedText(zh: "支付平台", en: "the payment provider")
@@ -35,6 +41,9 @@ enum ShopBulkheads {
             .database: OffloadTarget(bulkhead: Bulkhead(name: .database, workers: config.database.poolSize,
                                                         queueLimit: 4 * config.database.poolSize),
                                      rejection: HTTPError(APIMessage.databaseBusy)),
+            .writes: OffloadTarget(bulkhead: Bulkhead(name: .writes, workers: config.database.writeWorkers,
+                                                      queueLimit: 8 * config.database.writeWorkers),
+                                   rejection: HTTPError(APIMessage.databaseBusy)),
             .media: OffloadTarget(bulkhead: Bulkhead(name: .media, workers: mediaWorkers, queueLimit: mediaQueue),
                                   rejection: HTTPError(APIMessage.busy)),
         ]

@@ -17,6 +17,9 @@ public struct Config: Sendable {
         public var poolSize = 10
         /// How long a request waits for a free PostgreSQL connection before 503 `database_unavailable`.
         public var poolTimeoutSeconds = 5
+        /// Checkouts, cart changes and favourites written at once per node, off the request threads
+        /// (the `writes` bulkhead; eight times as many wait, then 503 `database_busy`).
+        public var writeWorkers = 8
         public var path = "data/shop.sqlite"
         /// Empty: the migrations built into the binary; a path: the `.sql` files of that folder.
         public var migrationsPath = ""

@@ -7,6 +7,7 @@ extension Config {
         .databaseURL("database.read_url", \.database.readURL),
         .int("database.pool_size", \.database.poolSize, 1...1_000),
         .int("database.pool_timeout_seconds", \.database.poolTimeoutSeconds, 1...300),
+        .int("database.write_workers", \.database.writeWorkers, 1...256),
         .string("database.path", \.database.path),
         .string("database.migrations_path", \.database.migrationsPath, allowEmpty: true),
         .int("database.readers", \.database.readers, 1...64),

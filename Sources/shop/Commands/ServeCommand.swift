@@ -62,7 +62,7 @@ struct ServeCommand: Command {
             maxBodyBytes: serverSettings.maxBodyBytes, idleTimeoutSeconds: serverSettings.idleTimeoutSeconds,
             requestTimeoutSeconds: serverSettings.requestTimeoutSeconds, trustedProxies: trustedProxies)
         options.bodyLimits = api.bodyLimits
-        let server = Server(options: options, offload: api.offloadTargets, responder: api.responder)
+        let server = Server(options: options, offload: api.offloadTargets, placement: api.placement, responder: api.responder)
         try server.start()
         let metricsServer = MetricsEndpoint.start(serverSettings, registry: api.metrics.registry, logger: logger)
         let sweeper = BackgroundSweeper(shop: shop, logger: logger, onRun: { [metrics = api.metrics] in metrics.sweeperRun(succeeded: $0) })
