@@ -6,9 +6,9 @@ import ShopCore
 extension BulkheadName {
     /// Decoding and re-encoding pictures (libvips).
     public static let media = BulkheadName("media")
-    /// The buyers' frequent writes (checkouts, cart changes, favourites): each waits for row locks
-    /// and for its commit to reach the disk, which on a request thread holds up every other
-    /// connection that thread serves.
+    /// The buyers' frequent writes that wait for their commit to reach the disk (checkouts,
+    /// cancels, favourites), and for row locks: on a request thread that holds up every other
+    /// connection the thread serves. Cart changes commit without the disk and stay where they are.
     public static let writes = BulkheadName("writes")
 }
 

@@ -17,7 +17,7 @@ public struct Config: Sendable {
         public var poolSize = 10
         /// How long a request waits for a free PostgreSQL connection before 503 `database_unavailable`.
         public var poolTimeoutSeconds = 5
-        /// Checkouts, cart changes and favourites written at once per node, off the request threads
+        /// Checkouts, cancels and favourites written at once per node, off the request threads
         /// (the `writes` bulkhead; eight times as many wait, then 503 `database_busy`).
         public var writeWorkers = 8
         public var path = "data/shop.sqlite"
