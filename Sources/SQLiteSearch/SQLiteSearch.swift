@@ -56,23 +56,24 @@ public struct SQLiteSearch: SearchEngine {
 
     public func countsByField(_ match: SearchMatch, _ db: any SQLConnection) throws -> [Int] {
         if let candidates = Self.candidates(match) {
-            // One pass over the candidates, each counted under the first field that holds the text
-            // and the others (no field holds it) under NULL, so each field is read at most once (a
-            // WHERE on any field read the title and the subtitle twice).
+            // One pass over the candidates, each given the first field that holds the text (NULL:
+            // none), so each field is read at most once (a WHERE on any field read the title and the
+            // subtitle twice), then summed. Not GROUP BY on that CASE: SQLite's sorter then carries
+            // the columns the CASE reads, the three texts of every candidate, which spilled to a
+            // temporary file (5 MB written for a care-text query's 25,000 candidates: 66 → 31 ms
+            // CPU in the sqlite3 shell). `LIMIT -1` keeps the subquery a co-routine that yields the
+            // field alone (flattened, each SUM would read the fields again).
             let title = contains(match, .title, in: "p"), subtitle = contains(match, .subtitle, in: "p")
             let description = contains(match, .description, in: "p")
-            var counts = [0, 0, 0]
-            for row in try db.query("""
-                SELECT CASE WHEN \(title) THEN 0 WHEN \(subtitle) THEN 1 WHEN \(description) THEN 2 END AS field, COUNT(*) AS n
-                FROM (SELECT rowid AS pid FROM search_fts WHERE search_fts MATCH \(candidates)) m
-                CROSS JOIN products p ON p.id = m.pid
-                WHERE p.status = \(ProductStatus.onSale)
-                GROUP BY field
-                """) {
-                guard let field = try row.decode("field", as: Int64?.self) else { continue }
-                counts[Int(field)] = Int(try row.decode("n", as: Int64.self))
-            }
-            return counts
+            guard let row = try db.queryOne("""
+                SELECT SUM(field = 0) AS title, SUM(field = 1) AS subtitle, SUM(field = 2) AS description FROM (
+                    SELECT CASE WHEN \(title) THEN 0 WHEN \(subtitle) THEN 1 WHEN \(description) THEN 2 END AS field
+                    FROM (SELECT rowid AS pid FROM search_fts WHERE search_fts MATCH \(candidates)) m
+                    CROSS JOIN products p ON p.id = m.pid
+                    WHERE p.status = \(ProductStatus.onSale)
+                    LIMIT -1)
+                """) else { return [0, 0, 0] }
+            return try SearchMatch.Field.allCases.map { Int(try row.decode($0.column, as: Int64?.self) ?? 0) }
         }
         // Title, title or subtitle, any: one phrase each (cheaper for FTS5 than the NOTs that
         // name a tier exactly), then the differences.

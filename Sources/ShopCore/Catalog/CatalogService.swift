@@ -35,21 +35,26 @@ public struct CatalogService: Sendable {
         throttle = SearchThrottle(perMinute: settings.maxPerMinutePerIP)
     }
 
-    /// Reads the synonyms dictionary and builds the pinyin lexicon at the catalogue's current
-    /// version when they are not kept at it (`SearchTermsWarmer`, after a start or a change), so
-    /// that no shopper's query waits for them. No statement when the pushed versions say they are kept.
+    /// Reads the synonyms dictionary, builds the pinyin lexicon and copies the on-sale products'
+    /// texts (`SearchTextCopy`, for dense queries' counts) at the catalogue's current version when
+    /// they are not kept at it (`SearchTermsWarmer`, after a start or a change), so that no
+    /// shopper's query waits for them. No statement when the pushed versions say they are kept.
     public func prepareSearchTerms() throws {
-        if let index = versions?.current()?.index, store.expansion.isPrepared(at: index) { return }
+        if let index = versions?.current()?.index, isPrepared(at: index) { return }
         try pool.read { db in
             let version = try changes.indexVersion(db)
-            guard !store.expansion.isPrepared(at: version) else { return }
-            try store.expansion.prepare(at: version, db)
+            if !store.expansion.isPrepared(at: version) { try store.expansion.prepare(at: version, db) }
+            if !store.search.texts.isPrepared(at: version) { try store.search.texts.prepare(at: version, db) }
         }
+    }
+
+    private func isPrepared(at version: Int64) -> Bool {
+        store.expansion.isPrepared(at: version) && store.search.texts.isPrepared(at: version)
     }
 
     /// Whether the search terms are kept at the index's `version` (for tests).
     func searchTermsArePrepared(at version: Int64) -> Bool {
-        store.expansion.isPrepared(at: version)
+        isPrepared(at: version)
     }
 
     /// Whether any product exists (on sale or not).

@@ -18,6 +18,8 @@ import SQL
 struct ProductSearch {
     let totals: SearchTotals
     let engine: any SearchEngine
+    /// The on-sale products' texts in memory, for the counts of dense queries.
+    let texts = SearchTextCopy()
 
     /// Where the request wants its matches.
     struct Request {
@@ -114,7 +116,7 @@ struct ProductSearch {
 
     private func counts(_ match: SearchMatch, _ request: Request, version: Int64, _ db: any SQLConnection) throws -> SearchTotals.Counts {
         if let cached = totals.counts(for: request.key, at: version) { return cached }
-        let counts = try count(match, request, db)
+        let counts = try count(match, request, version: version, db)
         totals.remember(counts, for: request.key, at: version)
         return counts
     }
@@ -127,8 +129,12 @@ struct ProductSearch {
     }
 
     /// The categories the query names and the size of each relevance tier.
-    private func count(_ match: SearchMatch, _ request: Request, _ db: any SQLConnection) throws -> SearchTotals.Counts {
+    private func count(_ match: SearchMatch, _ request: Request, version: Int64, _ db: any SQLConnection) throws -> SearchTotals.Counts {
         let named = try namedCategories(match, db)
+        // A dense query without filters: from the texts in memory, when they are kept at this version.
+        if request.filters.isEmpty, let tiers = texts.texts(at: version)?.denseCounts(of: match.text, named: named) {
+            return SearchTotals.Counts(named: named, tiers: tiers)
+        }
         var counts: [Int]
         if request.filters.isEmpty {
             counts = try match.countsByField(db)

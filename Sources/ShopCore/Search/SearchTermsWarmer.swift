@@ -1,9 +1,11 @@
 import Synchronization
 
-/// Keeps the search terms' dictionary and pinyin lexicon (`QueryExpansion`) built for the
-/// catalogue's current version, on its own timer thread: at start and within `interval` of every
-/// change, so the first Latin query after either does not build them (150–200 ms over the bench's
-/// 100,000 SKUs, the slowest cold search). A query that comes before the warmer still builds them.
+/// Keeps the search terms' dictionary and pinyin lexicon (`QueryExpansion`) built, and the
+/// on-sale products' texts copied (`SearchTextCopy`), for the catalogue's current version, on its
+/// own timer thread: at start and within `interval` of every change, so the first Latin query after
+/// either does not build them (150–200 ms over the bench's 100,000 SKUs, the slowest cold search).
+/// A query that comes before the warmer still builds the terms; it counts from the index without
+/// the copy.
 public final class SearchTermsWarmer: Sendable {
     private let catalog: CatalogService
     private let logger: Logger

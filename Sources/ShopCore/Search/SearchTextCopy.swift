@@ -1,0 +1,193 @@
+import Foundation
+import SQL
+import Synchronization
+
+/// Every on-sale product's folded title, subtitle and description (with its category), kept in
+/// memory at one `catalog_version`, to count the tiers of a dense query without the database.
+///
+/// A query made of text most products share (the care text every generated description repeats:
+/// 6,000–25,000 matches) has every product as a candidate in both engines' indexes, so its exact
+/// tier counts checked each candidate's text: 25,000 rows read and compared, 50–150 ms per query
+/// on the bench catalogue. Here it is one pass over each field's bytes (`memchr` and `memcmp`), a few ms.
+/// Queries with few candidates stay with the index, which answers them in well under a
+/// millisecond: a sample of every `sampleStride`-th product decides (`denseCounts`).
+///
+/// Exact: the copy is read in one transaction with the version it is kept at (`catalog_version`
+/// moves in the same transaction as any change to which products a search finds: text, status,
+/// category), and used only by a search that read that same version; after a change the search
+/// counts from the index until `SearchTermsWarmer` reads the copy again. Byte comparison of
+/// folded text, as both engines compare (see `SearchText.fold`).
+final class SearchTextCopy: Sendable {
+    /// The texts at one version.
+    struct Texts: Sendable {
+        /// Each on-sale product's category, by position (products in id order).
+        let categories: [Int64]
+        /// Per field, in `SearchMatch.Field` order.
+        let fields: [Field]
+        /// How often each byte value occurs in the texts: a search looks for the query's rarest byte.
+        let byteCounts: [Int]
+
+        /// One field of every product: its folded text, each followed by a zero byte, and where
+        /// each product's text ends (past its zero byte).
+        struct Field: Sendable {
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+        }
+
+        var count: Int { categories.count }
+    }
+
+    private struct State {
+        var version: Int64 = -1
+        /// Nil at `version`: the catalogue holds more than `maxProducts` on-sale products.
+        var texts: Texts?
+    }
+
+    private let state = Mutex(State())
+
+    /// Larger catalogues are not copied (about 200 bytes of memory per product).
+    static let maxProducts = 250_000
+    /// A query is counted here when the indexes would find at least one product in `denseShare`
+    /// as a candidate, as a sample of every `sampleStride`-th product says: the indexes spend
+    /// 1.5–2 µs on a candidate (its row read and its text checked), this copy about 0.1 µs on
+    /// each product (compared only where the query's least frequent byte is), and it reads them
+    /// all. (One in 8 left `No.4`, 1,111 matches among 25,000, to pg_trgm: 35–50 ms.)
+    static let sampleStride = 16
+    static let denseShare = 32
+
+    /// The copy, when it is kept at `version`.
+    func texts(at version: Int64) -> Texts? {
+        state.withLock { $0.version == version ? $0.texts : nil }
+    }
+
+    /// Whether the copy was read at `version` (or found too large then).
+    func isPrepared(at version: Int64) -> Bool {
+        state.withLock { $0.version == version }
+    }
+
+    /// Reads the copy at `version`, which the caller read in this same transaction.
+    func prepare(at version: Int64, _ db: any SQLConnection) throws {
+        guard !isPrepared(at: version) else { return }
+        let onSale = try db.scalarInt("SELECT COUNT(*) FROM products WHERE status = \(ProductStatus.onSale)") ?? 0
+        var texts: Texts?
+        if onSale <= Self.maxProducts {
+            var categories: [Int64] = []
+            var fields = [Texts.Field](repeating: Texts.Field(), count: SearchMatch.Field.allCases.count)
+            categories.reserveCapacity(Int(onSale))
+            for index in fields.indices { fields[index].ends.reserveCapacity(Int(onSale)) }
+            for row in try db.query("""
+                SELECT category_id, title, subtitle, description FROM products
+                WHERE status = \(ProductStatus.onSale) ORDER BY id
+                """) {
+                categories.append(try row.decode("category_id"))
+                for field in SearchMatch.Field.allCases {
+                    let text: String = try row.decode(field.column)
+                    fields[field.rawValue].bytes.append(contentsOf: SearchText.fold(text).utf8)
+                    fields[field.rawValue].bytes.append(0)
+                    fields[field.rawValue].ends.append(fields[field.rawValue].bytes.count)
+                }
+            }
+            var byteCounts = [Int](repeating: 0, count: 256)
+            for field in fields {
+                for byte in field.bytes { byteCounts[Int(byte)] += 1 }
+            }
+            texts = Texts(categories: categories, fields: fields, byteCounts: byteCounts)
+        }
+        state.withLock { state in
+            state.version = version
+            state.texts = texts
+        }
+    }
+}
+
+extension SearchTextCopy.Texts {
+    /// The relevance tiers' sizes (`ProductSearch.tiers(named:)` order) of the folded `text`
+    /// among all on-sale products; nil when the text is shorter than three characters (the
+    /// indexes count those from their entries), when a sample says the indexes have few
+    /// candidates to check for it (they then count it for less), or when it holds a control
+    /// character (the zero byte between products).
+    func denseCounts(of text: String, named: [CategoryID]) -> [Int]? {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 3, !scalars.contains(where: { $0.value < 0x20 }), count > 0 else { return nil }
+        // What the indexes find as candidates, about: products holding each of up to four of its
+        // three-character strings, spread over it (as SQLite's `search_fts` looks them up; pg_trgm's
+        // trigrams are alike). A text whose every piece most products hold (the care text) has
+        // thousands of candidates even when it matches none.
+        var pieces: [[UInt8]] = []
+        for start in 0...(scalars.count - 3) {
+            var piece = String.UnicodeScalarView()
+            piece.append(contentsOf: scalars[start..<start + 3])
+            let bytes = Array(String(piece).utf8)
+            if !pieces.contains(bytes) { pieces.append(bytes) }
+        }
+        if pieces.count > 4 {
+            let last = pieces.count - 1
+            pieces = (0..<4).map { pieces[$0 * last / 3] }
+        }
+        var sampled = 0
+        for product in stride(from: 0, to: count, by: SearchTextCopy.sampleStride)
+        where pieces.allSatisfy({ piece in fields.contains { Self.holds($0, product, piece, rare: rarest(piece)) } }) {
+            sampled += 1
+        }
+        let sampleSize = (count + SearchTextCopy.sampleStride - 1) / SearchTextCopy.sampleStride
+        guard sampled > 0, sampled * SearchTextCopy.denseShare >= sampleSize else { return nil }
+
+        let needle = Array(text.utf8)
+        let rare = rarest(needle)
+        return needle.withUnsafeBytes { needle -> [Int]? in
+            // Each product's first field holding the text (3: none), one pass over each field.
+            let none = UInt8(fields.count)
+            var first = [UInt8](repeating: none, count: count)
+            for (field, texts) in fields.enumerated() {
+                texts.bytes.withUnsafeBytes { haystack in
+                    var product = 0
+                    var offset = 0
+                    while let position = Self.firstIndex(of: needle, rare: rare, in: haystack, from: offset, to: haystack.count) {
+                        while texts.ends[product] <= position { product += 1 }
+                        if first[product] == none { first[product] = UInt8(field) }
+                        offset = texts.ends[product]
+                    }
+                }
+            }
+            let isNamed = Set(named.map(\.rawValue))
+            var tiers = [Int](repeating: 0, count: isNamed.isEmpty ? fields.count : 2 * fields.count)
+            for (product, field) in first.enumerated() where field != none {
+                let other = !isNamed.isEmpty && !isNamed.contains(categories[product])
+                tiers[Int(field) + (other ? fields.count : 0)] += 1
+            }
+            return tiers
+        }
+    }
+
+    /// Where in `needle` its byte that the texts hold least often is: where a search stops to compare.
+    private func rarest(_ needle: [UInt8]) -> Int {
+        needle.indices.min { byteCounts[Int(needle[$0])] < byteCounts[Int(needle[$1])] } ?? 0
+    }
+
+    /// Whether `product`'s text in `field` holds `needle`.
+    private static func holds(_ field: Field, _ product: Int, _ needle: [UInt8], rare: Int) -> Bool {
+        let start = product == 0 ? 0 : field.ends[product - 1]
+        return needle.withUnsafeBytes { needle in
+            field.bytes.withUnsafeBytes { bytes in
+                firstIndex(of: needle, rare: rare, in: bytes, from: start, to: field.ends[product] - 1) != nil
+            }
+        }
+    }
+
+    /// Where `needle` first starts in `haystack[from..<to]`: `memchr` finds its byte at `rare`
+    /// (the texts' least frequent of its bytes), `memcmp` compares the rest there.
+    static func firstIndex(of needle: UnsafeRawBufferPointer, rare: Int, in haystack: UnsafeRawBufferPointer,
+                           from: Int, to end: Int) -> Int? {
+        guard let base = haystack.baseAddress, let pattern = needle.baseAddress, !needle.isEmpty else { return nil }
+        let byte = Int32(needle[rare])
+        var start = from
+        while start + needle.count <= end {
+            // The rare byte of a match starting in start ... end - needle.count.
+            guard let found = memchr(base + start + rare, byte, end - needle.count - start + 1) else { return nil }
+            let candidate = base.distance(to: UnsafeRawPointer(found)) - rare
+            if memcmp(base + candidate, pattern, needle.count) == 0 { return candidate }
+            start = candidate + 1
+        }
+        return nil
+    }
+}
