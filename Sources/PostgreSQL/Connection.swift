@@ -27,6 +27,8 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     private var held: [Held] = []
     /// Whether `held` starts with the transaction's `BEGIN`: nothing of it reached the server yet.
     private var beginHeld = false
+    /// Whether `queryEnding` committed the transaction the closure still runs in: nothing may follow.
+    private var endedEarly = false
 
     /// Connects with libpq's own rules: a `postgresql://` URL or `key=value` string, with the
     /// `PG*` environment variables (PGPASSWORD, PGSSLMODE, ...) filling what it leaves out, and
@@ -127,6 +129,19 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         return results.map { ResultRows($0).all() }
     }
 
+    /// The rows of the transaction's last query, sent with anything held and its `COMMIT` in one
+    /// pipeline: one round trip where the query and the commit were two. The transaction has
+    /// ended when it returns; a failure of either is thrown (the query's first), and a failed
+    /// query leaves the transaction aborted for `inOpenTransaction` to roll back. Outside a
+    /// transaction (autocommit) it is `query`.
+    public func queryEnding(_ sql: SQL) throws -> [Row] {
+        guard beginHeld || isInTransaction else { return try query(sql) }
+        endedEarly = true
+        let results = try sendHeld(then: [.statement(sql), .command("COMMIT")])
+        defer { results.forEach { PQclear($0) } }
+        return ResultRows(results[0]).all()
+    }
+
     /// The first row of a query, or nil.
     public func queryOne(_ sql: SQL) throws -> Row? {
         let result = try execute(sql)
@@ -220,6 +235,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// synchronous_commit = off` the same way.
     func begin(isolation: IsolationLevel, readOnly: Bool, synchronousCommit: Bool = true) {
         precondition(held.isEmpty, "a transaction begins on a connection with nothing held")
+        endedEarly = false
         held.append(.command("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "")))
         if !synchronousCommit { held.append(.command("SET LOCAL synchronous_commit = off")) }
         beginHeld = true
@@ -236,6 +252,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
                                       + "so it was rolled back (catch it in a SAVEPOINT to go on)")
             }
             try commit()
+            endedEarly = false
             return result
         } catch {
             rollbackIfOpen()
@@ -244,8 +261,10 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     }
 
     /// `COMMIT`, sent with the statements still held (writes run with `runLater`) in one
-    /// pipeline. A transaction that never sent a statement has nothing to commit.
+    /// pipeline. A transaction that never sent a statement has nothing to commit, nor one that
+    /// `queryEnding` committed already.
     private func commit() throws {
+        if !beginHeld && held.isEmpty && PQtransactionStatus(handle) == PQTRANS_IDLE { return }
         if beginHeld && held.allSatisfy(\.isCommand) {
             held.removeAll()
             beginHeld = false
@@ -259,6 +278,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     func rollbackIfOpen() {
         held.removeAll()
         beginHeld = false
+        endedEarly = false
         if isHealthy && isInTransaction { try? execute(script: "ROLLBACK") }
     }
 
@@ -266,6 +286,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// statement for its text (prepared on first use); answers the successful result, which the
     /// caller clears.
     private func execute(_ sql: SQL) throws -> OpaquePointer {
+        precondition(!endedEarly, "nothing runs in a transaction after its queryEnding")
         if !held.isEmpty {
             guard let result = try sendHeld(then: .statement(sql)) else { preconditionFailure("a pipeline answers its last statement") }
             return result
@@ -325,6 +346,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// failure costs no round trip of its own. Its failure is thrown by that later call. Outside a
     /// transaction (autocommit: no COMMIT would send it) it runs at once.
     public func runLater(_ sql: SQL) throws {
+        precondition(!endedEarly, "nothing runs in a transaction after its queryEnding")
         guard beginHeld || isInTransaction else {
             try run(sql)
             return

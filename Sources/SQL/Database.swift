@@ -31,6 +31,12 @@ public protocol SQLConnection: AnyObject {
     /// together, with anything held, in one round trip (PostgreSQL: a pipeline); SQLite, in
     /// process, runs them one after the other.
     func queries(_ statements: [SQL]) throws -> [[Row]]
+    /// Runs the write transaction's last statement, a query whose rows are needed, and may end the
+    /// transaction with it: an engine may send the `COMMIT` (and anything held) together with it,
+    /// in one round trip (PostgreSQL: a pipeline). Nothing may run on the connection after it. A
+    /// failure of the statement or of the commit is thrown and the transaction is rolled back.
+    /// SQLite, in process, runs it as `query`, and the transaction commits when the closure returns.
+    func queryEnding(_ sql: SQL) throws -> [Row]
 }
 
 extension SQLConnection {
@@ -42,6 +48,11 @@ extension SQLConnection {
     /// One after the other: engines without round trips to save.
     public func queries(_ statements: [SQL]) throws -> [[Row]] {
         try statements.map { try query($0) }
+    }
+
+    /// As `query`: engines without round trips to save commit when the closure returns.
+    public func queryEnding(_ sql: SQL) throws -> [Row] {
+        try query(sql)
     }
 
     /// `serialize(onKeys:)` with the keys written out.

@@ -56,6 +56,38 @@ struct HeldStatementTests {
         }
     }
 
+    @Test func aLastQuerySentWithTheCommitAnswersAndEndsTheTransaction() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8 PRIMARY KEY)") }
+            let rows = try pool.write { db in
+                try db.runLater("INSERT INTO r VALUES (\(1))")
+                return try db.queryEnding("INSERT INTO r VALUES (\(2)) RETURNING n")
+            }
+            #expect(try rows.map { try $0.decode("n", as: Int64.self) } == [2])
+            #expect(try pool.read { try $0.scalarInt("SELECT sum(n) FROM r") } == 3)
+            // the connection is clean for the next transaction
+            _ = try pool.write { db in try db.run("INSERT INTO r VALUES (\(5))") }
+            #expect(try pool.read { try $0.scalarInt("SELECT sum(n) FROM r") } == 8)
+        }
+    }
+
+    @Test func aLastQueryThatFailsRollsBackWhatWasHeldWithIt() throws {
+        try withPool { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8 PRIMARY KEY)") }
+            try pool.write { db in try db.run("INSERT INTO r VALUES (\(1))") }
+            let error = #expect(throws: PostgreSQLError.self) {
+                try pool.write { db in
+                    try db.runLater("INSERT INTO r VALUES (\(2))")
+                    _ = try db.queryEnding("INSERT INTO r VALUES (\(1)) RETURNING n")
+                }
+            }
+            #expect(error?.kind == .uniqueViolation)
+            #expect(try pool.read { try $0.scalarInt("SELECT sum(n) FROM r") } == 1)
+            _ = try pool.write { db in try db.run("INSERT INTO r VALUES (\(5))") }
+            #expect(try pool.read { try $0.scalarInt("SELECT sum(n) FROM r") } == 6)
+        }
+    }
+
     @Test func queriesSentTogetherAnswerEachOneInOrderAndAFailureStopsTheRest() throws {
         try withPool { pool in
             try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8 PRIMARY KEY CHECK (n > 0))") }

@@ -6,7 +6,7 @@ import Synchronization
 /// queries a use case costs (a list must not cost one query per row).
 public final class CountingDatabase: Database {
     public let base: any Database
-    private let count = Mutex((all: 0, held: 0))
+    private let count = Mutex((all: 0, held: 0, ending: 0))
 
     public init(_ base: any Database) {
         self.base = base
@@ -19,9 +19,16 @@ public final class CountingDatabase: Database {
     /// others, `runLater` writes and the advisory locks, travel with the next one).
     public var answered: Int { count.withLock { $0.all - $0.held } }
 
-    public func reset() { count.withLock { $0 = (0, 0) } }
+    /// Of the answered statements, those sent as their transaction's last (`queryEnding`): on
+    /// PostgreSQL the COMMIT travels with them, so the transaction costs no round trip of its own
+    /// to commit.
+    public var ending: Int { count.withLock { $0.ending } }
 
-    func noteStatement(held: Bool = false) { count.withLock { $0.all += 1; if held { $0.held += 1 } } }
+    public func reset() { count.withLock { $0 = (0, 0, 0) } }
+
+    func noteStatement(held: Bool = false, ending: Bool = false) {
+        count.withLock { $0.all += 1; if held { $0.held += 1 }; if ending { $0.ending += 1 } }
+    }
 
     public var dialect: SQLDialect { base.dialect }
 
@@ -90,6 +97,12 @@ final class CountingConnection: SQLConnection {
     func queries(_ statements: [SQL]) throws -> [[Row]] {
         for index in statements.indices { counter.noteStatement(held: index > 0) }
         return try base.queries(statements)
+    }
+
+    /// One answered statement: the commit that may travel with it is not a statement of the use case.
+    func queryEnding(_ sql: SQL) throws -> [Row] {
+        counter.noteStatement(ending: true)
+        return try base.queryEnding(sql)
     }
 
     func refreshStatistics(of tables: [String]) throws {

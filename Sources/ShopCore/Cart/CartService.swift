@@ -89,7 +89,7 @@ public struct CartService: Sendable {
             } else {
                 try store.insert(user: user, sku: sku, quantity: quantity, at: now, db)
             }
-            return Cart(lines: try store.lines(of: user, db))
+            return Cart(lines: try store.lines(of: user, ending: true, db))
         }
     }
 
@@ -111,14 +111,14 @@ public struct CartService: Sendable {
                 try store.setQuantity(line, of: user, quantity, at: now, db)
             }
             if let selected { try store.setSelected(line, of: user, selected, at: now, db) }
-            return Cart(lines: try store.lines(of: user, db))
+            return Cart(lines: try store.lines(of: user, ending: true, db))
         }
     }
 
     public func remove(_ line: CartItemID, for user: UserID) throws -> Cart {
         try pool.write(durability: Self.durability) { db in
             guard try store.delete(line, of: user, db) else { throw CartError.lineNotFound }
-            return Cart(lines: try store.lines(of: user, db))
+            return Cart(lines: try store.lines(of: user, ending: true, db))
         }
     }
 

@@ -21,13 +21,16 @@ struct CartStore {
         Line(id: try row.decode("id"), skuID: try row.decode("sku_id"), quantity: try row.decode("quantity"))
     }
 
-    func lines(of user: UserID, _ db: any SQLConnection) throws -> [CartLine] {
-        try db.query("""
+    /// The buyer's lines, newest first. `ending`: the transaction's last statement, which may carry
+    /// its commit (`queryEnding`: one round trip on PostgreSQL where the read and the commit were two).
+    func lines(of user: UserID, ending: Bool = false, _ db: any SQLConnection) throws -> [CartLine] {
+        let sql: SQL = """
             SELECT c.id, c.sku_id, s.product_id, p.title, s.name AS sku_name, p.cover_url, s.price_cents, c.quantity,
                    c.selected, \(Self.onSale) AS status, s.stock
             FROM cart_items c JOIN skus s ON s.id = c.sku_id JOIN products p ON p.id = s.product_id
             WHERE c.user_id = \(user) ORDER BY c.created_at DESC, c.id DESC
-            """).map { row in
+            """
+        return try (ending ? db.queryEnding(sql) : db.query(sql)).map { row in
             let quantity: Int = try row.decode("quantity")
             let stock: Int64 = try row.decode("stock")
             return CartLine(id: try row.decode("id"), skuID: try row.decode("sku_id"),

@@ -76,19 +76,46 @@ public struct OrderService: Sendable {
         }
     }
 
-    /// `checkout`'s one transaction, for a request already validated and normalised.
+    /// `checkout`'s transaction, for a request already validated and normalised.
     private func place(_ request: CheckoutRequest, key: IdempotencyKey, for user: UserID, clientIP: String,
                        at now: Int64) throws -> Checkout {
         let fingerprint = Digest.sha256Hex(request.fingerprint)
+        let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
+        var attempts = 0
+        while true {
+            do {
+                return try place(request, key: key, fingerprint: fingerprint, for: user, clientIP: clientIP, at: now,
+                                 payDeadline: payDeadline)
+            } catch let taken as NumberTaken {
+                // a number or tracking token drawn twice (one chance in 10^10 a day): drawn again in a new transaction
+                attempts += 1
+                guard attempts < Self.placingAttempts else { throw taken.underlying }
+            }
+        }
+    }
+
+    /// How many times a checkout is placed when its order number or tracking token was taken.
+    static let placingAttempts = 5
+
+    /// PostgreSQL refused the order's single-statement INSERT for a unique value: the number or
+    /// the tracking token, both drawn at random (nothing else the checkout writes can clash under
+    /// the buyer's lock). The transaction is rolled back and placed again.
+    private struct NumberTaken: Error {
+        let underlying: any Error
+    }
+
+    /// `place`'s one transaction.
+    private func place(_ request: CheckoutRequest, key: IdempotencyKey, fingerprint: String, for user: UserID,
+                       clientIP: String, at now: Int64, payDeadline: Int64) throws -> Checkout {
         let note = request.note ?? ""
         let couponCode = request.couponCode
         let wish = request.delivery
-        let payDeadline = now + Int64(settings.paymentTimeoutMinutes) * 60
         return try pool.write { db in
             // one checkout of a buyer at a time: the unpaid count, the key and the cart it empties
             // Round trips matter on PostgreSQL (each one waits on the network): the lock goes with the
             // opening read, writes whose answer is not needed go with the next statement
-            // (`runLater`), and the order comes back from its INSERT rather than being read again.
+            // (`runLater`), and the order comes back from its INSERT rather than being read again;
+            // without a coupon that INSERT writes the lines and the key too, and goes with the COMMIT.
             try db.serialize(on: CartService.lockKey(user))
             let start = try orders.checkoutStart(user: user, key: key, address: request.addressID, db)
             if let existing = start.replay {
@@ -158,23 +185,31 @@ public struct OrderService: Sendable {
             let snapshot = AddressSnapshot(recipient: address.recipient, phone: address.phone, province: address.province,
                                            city: address.city, district: address.district, detail: address.detail,
                                            postalCode: address.postalCode)
-            var row = try insert(.init(number: number(at: now), user: user, totalCents: total, note: note,
-                                       address: snapshot, createdAt: now, payDeadline: payDeadline,
-                                       delivery: OrderDelivery(date: day, slot: slot, cardMessage: wish.cardMessage,
-                                                               cardSignature: wish.cardSignature),
-                                       deliveryFeeCents: deliveryFee, holdsSlot: holdsSlot,
-                                       trackingToken: TrackingToken.make(random),
-                                       anonymousSender: request.anonymousSender, notifyRecipient: request.notifyRecipient), db)
-            let id: OrderID = try row.decode("id")
-            try orders.insertLater(newItems, of: id, db)
-            if let redeemed {
-                try coupons.record(redeemed, order: id, user: user, at: now, db)
-                // the discount is written on the order after its INSERT
-                guard let discounted = try orders.row(id, db) else { throw OrderError.notFound }
-                row = discounted
-            }
-            try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
+            let order = OrderStore.NewOrder(number: number(at: now), user: user, totalCents: total, note: note,
+                                            address: snapshot, createdAt: now, payDeadline: payDeadline,
+                                            delivery: OrderDelivery(date: day, slot: slot, cardMessage: wish.cardMessage,
+                                                                    cardSignature: wish.cardSignature),
+                                            deliveryFeeCents: deliveryFee, holdsSlot: holdsSlot,
+                                            trackingToken: TrackingToken.make(random),
+                                            anonymousSender: request.anonymousSender, notifyRecipient: request.notifyRecipient)
             try carts.deleteLater(cartLines, of: user, db)
+            guard let redeemed else {
+                // the order, its lines and its key, with the commit (one round trip on PostgreSQL)
+                let row: Row
+                do {
+                    row = try orders.insertPlaced(order, items: newItems, key: key, hash: fingerprint,
+                                                  renumber: { number(at: now) }, db)
+                } catch let error as any SQLError where error.isUniqueViolation {
+                    throw NumberTaken(underlying: error)
+                }
+                return Checkout(order: try orders.placed(row, items: newItems), replayed: false)
+            }
+            let id: OrderID = try insert(order, db).decode("id")
+            try orders.insertLater(newItems, of: id, db)
+            try coupons.record(redeemed, order: id, user: user, at: now, db)
+            try orders.rememberKey(user: user, key: key, hash: fingerprint, order: id, at: now, db)
+            // the discount is written on the order after its INSERT
+            guard let row = try orders.row(id, db) else { throw OrderError.notFound }
             return Checkout(order: try orders.placed(row, items: newItems), replayed: false)
         }
     }

@@ -73,6 +73,49 @@ struct OrderStore {
         try db.queryOne(Self.insertion(order) + " ON CONFLICT (number) DO NOTHING RETURNING \(Self.columns)")
     }
 
+    /// The last writes of a checkout: the order, its lines and its idempotency key; answers the
+    /// order's row (of `columns`). It ends the transaction (`queryEnding`), so it comes last.
+    /// PostgreSQL: one statement whose parts insert the order and, from its id, the lines and the
+    /// key, sent with the COMMIT in one round trip where the order's INSERT and the commit were
+    /// two; a number (or tracking token) already taken fails it (`isUniqueViolation`), and the
+    /// caller places the whole checkout again. SQLite (no writes inside WITH): the order inserted
+    /// with a number drawn again from `renumber` while taken, then its lines and key.
+    func insertPlaced(_ order: NewOrder, items: [NewItem], key: IdempotencyKey, hash: String,
+                      renumber: () -> String, _ db: any SQLConnection) throws -> Row {
+        guard db.dialect == .postgresql else {
+            var order = order
+            while true {
+                if let row = try insertReturning(order, db) {
+                    let id: OrderID = try row.decode("id")
+                    try insertLater(items, of: id, db)
+                    try rememberKey(user: order.user, key: key, hash: hash, order: id, at: order.createdAt, db)
+                    return row
+                }
+                order.number = renumber()
+            }
+        }
+        // the lines keep the buyer's order: their ids are drawn in the order of `n`
+        let lines: SQL = items.isEmpty ? "SELECT 1 WHERE false" : """
+            INSERT INTO order_items (order_id, sku_id, product_id, title, sku_name, price_cents, quantity)
+            SELECT placed.id, line.sku_id, line.product_id, line.title, line.sku_name, line.price_cents, line.quantity
+            FROM placed, (VALUES \(items.enumerated().map { n, item -> SQL in
+                "(\(n), \(item.skuID), \(item.productID), \(item.title), \(item.skuName), \(item.priceCents), \(item.quantity))"
+            }.joined(separator: ", "))) AS line (n, sku_id, product_id, title, sku_name, price_cents, quantity)
+            ORDER BY line.n
+            """
+        guard let row = try db.queryEnding("""
+            WITH placed AS (\(Self.insertion(order)) RETURNING \(Self.columns)),
+                 lines AS (\(lines)),
+                 remembered AS (
+                     INSERT INTO idempotency_keys (user_id, key, request_hash, order_id, created_at)
+                     SELECT \(order.user), \(key), \(hash), placed.id, \(order.createdAt) FROM placed)
+            SELECT \(Self.columns) FROM placed
+            """).first else {
+            throw RowDecodingError(table: "orders", column: "id", value: nil, reason: "the order's INSERT returned no row")
+        }
+        return row
+    }
+
     /// The lines of a new order, all in one statement, held to go with the next (`runLater`).
     func insertLater(_ items: [NewItem], of order: OrderID, _ db: any SQLConnection) throws {
         guard !items.isEmpty else { return }

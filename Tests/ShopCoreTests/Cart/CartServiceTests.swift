@@ -51,17 +51,18 @@ struct CartServiceTests {
         #expect(try fixture.cartRows(of: user).isEmpty)
     }
 
-    @Test func addingWaitsForTwoAnswersAndClearingForNone() throws {
+    @Test func addingWaitsForTwoAnswersTheLastWithTheCommitAndClearingForNone() throws {
         let (fixture, skus, user) = try Self.seeded()
         let (counted, database) = try fixture.counted()
         let sku = try #require(skus["A-1"])
         // what the add needs (the SKU, the buyer's line of it, the cart's total) in one read, the write
-        // held to travel with the read of the cart after it
+        // held to travel with the read of the cart after it, which carries the commit
         for expected in [1, 2] {
             database.reset()
             let cart = try counted.carts.add(sku, quantity: 1, for: user)
             #expect(cart.lines.map(\.quantity) == [expected])
             #expect(database.answered == 2)
+            #expect(database.ending == 1)
         }
         database.reset()
         #expect(try counted.carts.clear(for: user).lines.isEmpty)
