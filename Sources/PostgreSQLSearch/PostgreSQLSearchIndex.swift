@@ -51,34 +51,43 @@ extension PostgreSQLSearch {
             """)
         guard !texts.isEmpty else { return try Self.mergePending(db) }
         // Each product's elements (see migration 0042: the digit of the gram's first field, then
-        // the gram), cut here and sent as one array literal per product, with the number of products
-        // holding each element (a search's tier sizes). Cutting them on the server (`substr` over
-        // every position, 3.5 million strings for a 100,000-SKU import, sorted per product) was
-        // the largest statement of an import.
-        var ids: [Int64] = []
-        ids.reserveCapacity(texts.count)
-        var sets = ArrayLiteral()
+        // the gram), cut here and sent as one array literal per product, in product order, with
+        // the number of products holding each element (a search's tier sizes). Cutting them on the
+        // server (`substr` over every position, 3.5 million strings for a 100,000-SKU import,
+        // sorted per product) was the largest statement of an import.
+        var sets: [(id: Int64, literal: String)] = []
+        sets.reserveCapacity(texts.count)
         var counts: [GramElement: Int64] = [:]
+        var cutter = GramCutter()
         for row in texts {
-            ids.append(try row.decode("product_id", as: Int64.self))
             var set = ArrayLiteral()
-            for element in Self.gramElements(title: try row.decode("title"), subtitle: try row.decode("subtitle"),
-                                             description: try row.decode("description")) {
+            for element in cutter.elements(title: try row.decode("title"), subtitle: try row.decode("subtitle"),
+                                           description: try row.decode("description")) {
                 set.append(element)
                 counts[element, default: 0] += 1
             }
-            sets.append(set.closed)
+            sets.append((try row.decode("product_id", as: Int64.self), set.text))
+        }
+        sets.sort { $0.id < $1.id }
+        if let copier = db as? any SQLBulkCopying {
+            // Straight into the table: each literal is parsed once, as the row arrives.
+            try copier.copy(into: "search_gram_sets", columns: ["product_id", "grams"],
+                            rows: sets.map { [.integer($0.id), .text($0.literal)] })
+        } else {
+            var literals = ArrayLiteral()
+            for set in sets { literals.append(Array(set.literal.utf8)) }
+            let ids = "{" + sets.map { String($0.id) }.joined(separator: ",") + "}"
+            try db.run("""
+                INSERT INTO search_gram_sets (product_id, grams)
+                SELECT u.id, CAST(u.grams AS text[])
+                FROM unnest(CAST(\(ids) AS bigint[]), CAST(\(literals.text) AS text[])) AS u(id, grams)
+                ORDER BY u.id
+                """)
         }
         let elements = counts.keys.sorted()
         var countElements = ArrayLiteral()
         for element in elements { countElements.append(element) }
-        let idList = "{" + ids.map(String.init).joined(separator: ",") + "}"
         let countList = "{" + elements.map { String(counts[$0]!) }.joined(separator: ",") + "}"
-        try db.run("""
-            INSERT INTO search_gram_sets (product_id, grams)
-            SELECT u.id, CAST(u.grams AS text[]) FROM unnest(CAST(\(idList) AS bigint[]), CAST(\(sets.text) AS text[])) AS u(id, grams)
-            ORDER BY u.id
-            """)
         try db.run("""
             INSERT INTO search_gram_counts (element, products)
             SELECT u.element, u.products
@@ -89,46 +98,54 @@ extension PostgreSQLSearch {
         try Self.mergePending(db)
     }
 
-    /// A product's `search_gram_sets` elements, in the order the server's `ARRAY(... ORDER BY gram)`
-    /// gave them (the gram's bytes, as `COLLATE "C"` sorts): every one- and two-scalar string of
-    /// its folded fields once, after the digit of the first field holding it (`SearchText.grams`).
-    /// A gram is at most two scalars of four UTF-8 bytes: it is keyed by its bytes packed high
-    /// first into a `UInt64`, whose order is the bytes' order (text holds no NUL, so the zero
-    /// padding sorts a gram before every longer gram it starts).
-    static func gramElements(title: String, subtitle: String, description: String) -> [GramElement] {
-        var firstField: [UInt64: UInt8] = [:]
-        for (field, text) in [title, subtitle, description].enumerated() {
-            let bytes = Array(SearchText.fold(text).utf8)
-            // Where each scalar starts, and the end of the text.
-            var starts: [Int] = []
-            starts.reserveCapacity(bytes.count + 1)
-            for (index, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 { starts.append(index) }
-            starts.append(bytes.count)
-            let digit = UInt8(ascii: "0") + UInt8(field)
-            for scalar in 0..<(starts.count - 1) {
-                for width in 1...2 where scalar + width < starts.count {
-                    var key: UInt64 = 0
-                    var shift: UInt64 = 56
-                    for byte in bytes[starts[scalar]..<starts[scalar + width]] {
-                        key |= UInt64(byte) << shift
-                        shift &-= 8
-                    }
-                    if firstField[key] == nil { firstField[key] = digit }
+}
+
+/// Cuts a product's `search_gram_sets` elements, in the order the server's `ARRAY(... ORDER BY
+/// gram)` gave them (the gram's bytes, as `COLLATE "C"` sorts): every one- and two-scalar string
+/// of its folded fields once, after the digit of the first field holding it (`SearchText.grams`).
+/// A gram is at most two scalars of four UTF-8 bytes: it is keyed by its bytes packed high first
+/// into a `UInt64`, whose order is the bytes' order (text holds no NUL, so the zero padding sorts a
+/// gram before every longer gram it starts). One cutter serves many products, keeping its storage.
+struct GramCutter {
+    private var firstField: [UInt64: UInt8] = [:]
+    private var starts: [Int] = []
+
+    mutating func elements(title: String, subtitle: String, description: String) -> [GramElement] {
+        firstField.removeAll(keepingCapacity: true)
+        cut(title, field: 0)
+        cut(subtitle, field: 1)
+        cut(description, field: 2)
+        return firstField.keys.sorted().map { GramElement(field: firstField[$0]!, gram: $0) }
+    }
+
+    private mutating func cut(_ text: String, field: UInt8) {
+        let bytes = Array(SearchText.fold(text).utf8)
+        // Where each scalar starts, and the end of the text.
+        starts.removeAll(keepingCapacity: true)
+        for (index, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 { starts.append(index) }
+        starts.append(bytes.count)
+        let digit = UInt8(ascii: "0") + field
+        for scalar in 0..<(starts.count - 1) {
+            for width in 1...2 where scalar + width < starts.count {
+                var key: UInt64 = 0
+                var shift: UInt64 = 56
+                for index in starts[scalar]..<starts[scalar + width] {
+                    key |= UInt64(bytes[index]) << shift
+                    shift &-= 8
                 }
+                if firstField[key] == nil { firstField[key] = digit }
             }
         }
-        return firstField.keys.sorted().map { GramElement(field: firstField[$0]!, gram: $0) }
     }
 }
 
 /// One element of a `search_gram_sets` array: a field's digit and a gram packed high first
-/// (`PostgreSQLSearch.gramElements`). Sorted as the element's bytes sort.
+/// (`GramCutter`). Sorted as the element's bytes sort.
 struct GramElement: Hashable, Comparable {
     let field: UInt8
     let gram: UInt64
 
     static func < (a: GramElement, b: GramElement) -> Bool { (a.field, a.gram) < (b.field, b.gram) }
-
 }
 
 extension PostgreSQLSearch {
