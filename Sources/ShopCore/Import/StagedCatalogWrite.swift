@@ -140,11 +140,34 @@ struct StagedCatalogWrite {
         try db.run("""
             DELETE FROM product_images WHERE product_id IN (SELECT id FROM catalog_import_products WHERE action = 'update')
             """)
+        // A new product gets at once the list price, original price and total stock that the SKUs'
+        // insert trigger would give it (products_refresh_from_skus, which then finds nothing to
+        // write: 0047): its SKUs are its rows of the file, except existing SKUs that
+        // `keepExisting` leaves with their product; the cheapest on sale first (any when none is),
+        // then by id, an existing SKU's id coming before the new ones, which get theirs in file
+        // order. Were these values ever off, that trigger would still write the right ones.
         try db.run("""
             INSERT INTO products (code, category_id, title, subtitle, description, cover_url, attributes, status, delivery,
-                                  created_at, updated_at)
-            SELECT code, category_id, title, subtitle, description, cover_url, attributes, status, delivery, \(now), \(now)
-            FROM catalog_import_products WHERE action = 'create' ORDER BY line
+                                  price_cents, original_price_cents, total_stock, created_at, updated_at)
+            SELECT i.code, i.category_id, i.title, i.subtitle, i.description, i.cover_url, i.attributes, i.status, i.delivery,
+                   COALESCE(f.first[2], 0), COALESCE(f.first[5], 0), COALESCE(f.total_stock, 0), \(now), \(now)
+            FROM catalog_import_products i
+            LEFT JOIN (
+                -- The least (off sale, price, id, line) of each product's SKUs, with its original
+                -- price, found by hashing, not sorting: new SKUs have no id yet and come last.
+                SELECT k.product_code,
+                       MIN(ARRAY[CASE WHEN k.status = 'on_sale' THEN 0 ELSE 1 END, k.price_cents,
+                                 COALESCE(k.id, 9223372036854775807), k.line, k.original_price_cents]) AS first,
+                       SUM(CASE WHEN k.status = 'on_sale' THEN k.stock ELSE 0 END) AS total_stock
+                FROM (SELECT r.product_code, r.price_cents, r.original_price_cents, r.stock, r.line, s.id,
+                             COALESCE(r.sku_status, s.status, 'on_sale') AS status
+                      FROM catalog_import_rows r
+                      JOIN catalog_import_products c ON c.code = r.product_code AND c.action = 'create'
+                      LEFT JOIN skus s ON s.code = r.sku_code
+                      WHERE \(keepExisting ? 0 : 1) = 1 OR s.id IS NULL) AS k
+                GROUP BY k.product_code
+            ) AS f ON f.product_code = i.code
+            WHERE i.action = 'create' ORDER BY i.line
             """)
         try db.run("""
             UPDATE catalog_import_products i SET id = p.id FROM products p WHERE p.code = i.code AND i.action = 'create'
