@@ -142,7 +142,7 @@ struct StagedCatalogWrite {
             """)
         // A new product gets at once the list price, original price and total stock that the SKUs'
         // insert trigger would give it (products_refresh_from_skus, which then finds nothing to
-        // write: 0047): its SKUs are its rows of the file, except existing SKUs that
+        // write: 0045): its SKUs are its rows of the file, except existing SKUs that
         // `keepExisting` leaves with their product; the cheapest on sale first (any when none is),
         // then by id, an existing SKU's id coming before the new ones, which get theirs in file
         // order. Were these values ever off, that trigger would still write the right ones.

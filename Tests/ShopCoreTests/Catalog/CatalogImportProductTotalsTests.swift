@@ -7,7 +7,7 @@ import Testing
 /// A product's list price, original price and total stock come from its SKUs: the cheapest SKU on
 /// sale (any SKU when none is on sale) by price then id, and the stock on sale. On PostgreSQL the
 /// import inserts a new product with these values at once (`StagedCatalogWrite`) and the SKUs'
-/// trigger then leaves it as it is (migration 0047 writes only products whose values change);
+/// trigger then leaves it as it is (migration 0045 writes only products whose values change);
 /// these tests hold the values to the rule in the cases where the file alone does not give them:
 /// an off-sale SKU, an existing SKU moved into the new product (its older id wins a tie on price),
 /// and an existing SKU that `keepExisting` leaves with its product.
@@ -83,7 +83,7 @@ struct CatalogImportProductTotalsTests {
         #expect(totals["NEW"] == [4_000, 4_000, 6])
     }
 
-    /// PostgreSQL's products_refresh_from_skus (0047) writes a product only when a value changes.
+    /// PostgreSQL's products_refresh_from_skus (0045) writes a product only when a value changes.
     @Test func theRefreshMendsAWrongTotalAndLeavesARightOneUnwritten() throws {
         let fixture = try TestShop()
         try fixture.importCatalogCSV("""
