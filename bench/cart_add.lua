@@ -1,16 +1,31 @@
 -- wrk: POST /api/v1/cart/items, adding then removing keeps the cart under its cap.
--- TOKEN and SKU come from the environment (bench/run.sh sets them).
+-- One buyer (TOKEN, SKU from the environment; bench/run.sh sets them), or with BUYERS
+-- ("token,address,sku;...") the requests spread over many buyers, each adding its own SKU: one
+-- buyer's cart changes are queued on that buyer's lock, so the one-buyer row measures the lock.
 local token = os.getenv("TOKEN")
 local sku = os.getenv("SKU") or "1"
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer " .. token
-wrk.body = '{"sku_id":' .. sku .. ',"quantity":1}'
+local buyers = {}
+for entry in string.gmatch(os.getenv("BUYERS") or "", "[^;]+") do
+  local t, a, s = string.match(entry, "^([^,]+),([^,]+),([^,]+)$")
+  if t then table.insert(buyers, {token = t, sku = s}) end
+end
+local thread_id = 0
 local n = 0
+setup = function(thread)
+  thread_id = thread_id + 1
+  thread:set("tid", thread_id)
+end
 request = function()
   n = n + 1
-  if n % 2 == 0 then
-    return wrk.format("DELETE", "/api/v1/cart", {["Authorization"] = "Bearer " .. token}, nil)
+  local who = {token = token, sku = sku}
+  if #buyers > 0 then
+    -- an add and then a clear for each buyer in turn; the two threads start half the list apart
+    who = buyers[((tid - 1) * math.floor(#buyers / 2) + math.floor((n - 1) / 2)) % #buyers + 1]
   end
-  return wrk.format(nil, "/api/v1/cart/items")
+  local headers = {["Authorization"] = "Bearer " .. who.token}
+  if n % 2 == 0 then
+    return wrk.format("DELETE", "/api/v1/cart", headers, nil)
+  end
+  headers["Content-Type"] = "application/json"
+  return wrk.format("POST", "/api/v1/cart/items", headers, '{"sku_id":' .. who.sku .. ',"quantity":1}')
 end

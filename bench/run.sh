@@ -241,7 +241,8 @@ PY
     echo "   beside the mix: $(cat "$work/beside-$engine-$round.txt")"
     rows+=("$round|$(measure "GET /products?q=玫瑰 ($label)" 32 "$api/products?q=%E7%8E%AB%E7%91%B0&per_page=20")")
     rows+=("$round|$(measure "GET /products?q=红玫瑰花束 ($label)" 32 "$api/products?q=%E7%BA%A2%E7%8E%AB%E7%91%B0%E8%8A%B1%E6%9D%9F&per_page=20")")
-    rows+=("$round|$(measure "POST /cart/items + DELETE /cart ($label)" 32 "$api/cart/items" bench/cart_add.lua)")
+    rows+=("$round|$(BUYERS= measure "POST /cart/items + DELETE /cart ($label)" 32 "$api/cart/items" bench/cart_add.lua)")
+    rows+=("$round|$(measure "POST /cart/items + DELETE /cart, 32 buyers with a SKU each ($label)" 32 "$api/cart/items" bench/cart_add.lua)")
     rows+=("$round|$(BUYERS= measure "POST /orders (buy now) ($label)" 32 "$api/orders" bench/order_place.lua)")
     rows+=("$round|$(measure "POST /orders (buy now), 32 buyers with a SKU each ($label)" 32 "$api/orders" bench/order_place.lua)")
   done
