@@ -4,7 +4,9 @@ import Bulkheads
 public typealias Responder = @Sendable (Request, Context) throws -> Response
 
 /// `handler` run on `bulkhead` rather than on a request thread: for work that always waits
-/// (hashing, a provider's answer). The server moves the request there before the handler starts.
+/// (hashing, a provider's answer). Called on a request thread it throws `OffloadRequest`, and the
+/// server runs the whole request again there (middleware included); a route declared with
+/// `Routes.add(on:)` is moved before anything runs instead, and uses this only as a fallback.
 public func offloading(to bulkhead: BulkheadName, _ handler: @escaping Responder) -> Responder {
     { request, context in
         try RequestThread.offload(to: bulkhead)
