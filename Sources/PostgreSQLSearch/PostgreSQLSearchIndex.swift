@@ -166,29 +166,34 @@ struct ArrayLiteral {
     private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
 
     mutating func append(_ element: [UInt8]) {
-        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        for byte in element {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-            bytes.append(byte)
-        }
+        open()
+        for byte in element { appendEscaped(byte) }
         bytes.append(UInt8(ascii: "\""))
     }
 
     /// Appends a gram element (its field's digit, then the gram's bytes, escaped) without building
     /// its bytes apart.
     mutating func append(_ element: GramElement) {
-        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
+        open()
         bytes.append(element.field)
         var rest = element.gram
         while rest != 0 {
-            let byte = UInt8(rest >> 56)
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-            bytes.append(byte)
+            appendEscaped(UInt8(rest >> 56))
             rest <<= 8
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The separator before every element but the first, and the element's opening quote.
+    private mutating func open() {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// One byte of a quoted element: `"` and `\` behind a backslash.
+    private mutating func appendEscaped(_ byte: UInt8) {
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+        bytes.append(byte)
     }
 
     var closed: [UInt8] { bytes + [UInt8(ascii: "}")] }

@@ -44,7 +44,7 @@ public struct CatalogService: Sendable {
         try pool.read { db in
             let version = try changes.indexVersion(db)
             if !store.expansion.isPrepared(at: version) { try store.expansion.prepare(at: version, db) }
-            if !store.search.texts.isPrepared(at: version) { try store.search.texts.prepare(at: version, db) }
+            try store.search.texts.prepare(at: version, db)
         }
     }
 
