@@ -644,11 +644,14 @@ def notices_suite():
     shop.env["SHOP_NOTIFICATIONS_FILE_PATH"] = notices_file
 
     def lines():
+        # read as bytes while the node may be appending: the last line can be cut anywhere, even
+        # inside a character, so only the lines that end in a newline are decoded
         try:
-            with open(notices_file, encoding="utf-8") as f:
-                return [json.loads(line) for line in f if line.endswith("\n")]
+            with open(notices_file, "rb") as f:
+                data = f.read()
         except FileNotFoundError:
             return []
+        return [json.loads(line.decode("utf-8")) for line in data.split(b"\n")[:-1]]
 
     try:
         shop.cli("migrate")
