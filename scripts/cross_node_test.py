@@ -8,14 +8,13 @@ With SHOP_LAB_POSTGRES_URL (scripts/postgres.sh url) both nodes share a fresh Po
 lab_<random>, dropped at the end; without it they share one SQLite file. Both nodes use one
 file sender (codes.jsonl), so a code asked for through one node can be read and used at the other.
 Exit status 0 when every check passes."""
-import json
 import os
 import sys
 import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shoplab import POSTGRES_URL, Shop, psql, small_catalog  # noqa: E402
+from shoplab import POSTGRES_URL, Shop, json_lines, psql, small_catalog  # noqa: E402
 
 
 def second_node(a):
@@ -34,11 +33,9 @@ def second_node(a):
 
 def latest_code(shop, phone):
     code = None
-    with open(shop.env["SHOP_VERIFICATION_FILE_PATH"], encoding="utf-8") as f:
-        for line in f:
-            entry = json.loads(line)
-            if entry["phone"] == phone:
-                code = entry["code"]
+    for entry in json_lines(shop.env["SHOP_VERIFICATION_FILE_PATH"]):
+        if entry["phone"] == phone:
+            code = entry["code"]
     assert code, f"no code for {phone} in the file sender"
     return code
 

@@ -29,7 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shoplab import ROOT, SHOP, mockpay_headers, psql, psql_command, request  # noqa: E402
+from shoplab import ROOT, SHOP, json_lines, mockpay_headers, psql, psql_command, request  # noqa: E402
 
 POOL_SIZE = 2
 THREADS = 8  # more request threads than pooled connections, so a stalled database fills the pool
@@ -259,11 +259,9 @@ def main():
             status, body, _ = cluster.request("POST", "/api/v1/auth/verification-codes", {"phone": phone, "purpose": "register"})
             assert status == 202, (status, body)
             code = None
-            with open(os.path.join(cluster.dir, "codes.jsonl"), encoding="utf-8") as f:
-                for line in f:
-                    entry = json.loads(line)
-                    if entry["phone"] == phone:
-                        code = entry["code"]
+            for entry in json_lines(os.path.join(cluster.dir, "codes.jsonl")):
+                if entry["phone"] == phone:
+                    code = entry["code"]
             status, body, _ = cluster.request("POST", "/api/v1/auth/register", {"phone": phone, "code": code, "password": "flower-password"})
             assert status == 201, (status, body)
             token = body["token"]

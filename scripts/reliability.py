@@ -40,7 +40,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shoplab import (FastWechatGateway, Shop, Shopper, SilentGateway, engine, error_code, latency_summary,  # noqa: E402
+from shoplab import (FastWechatGateway, Shop, Shopper, SilentGateway, engine, error_code, json_lines, latency_summary,  # noqa: E402
                      metrics, mockpay_headers, percentile, request, small_catalog, wechat_env)
 
 SOAK_SECONDS = int(os.environ.get("SOAK_SECONDS", "60"))
@@ -503,7 +503,7 @@ def isolation_suite():
             print(f"     503 after {min(refused) * 1000:.0f}..{max(refused) * 1000:.0f} ms", flush=True)
         allowed = {(504, "provider_timeout"), (503, "provider_busy"), (503, "provider_unavailable")}
         odd = [(a["status"], a["code"]) for a in answers if (a["status"], a["code"]) not in allowed]
-        check(f"every payment start answers 504 provider_timeout or 503 provider_busy/unavailable", not odd, str(odd[:5]))
+        check("every payment start answers 504 provider_timeout or 503 provider_busy/unavailable", not odd, str(odd[:5]))
         slowest = max(a["took"] for a in answers)
         check(f"every payment answers within provider timeout + 1 s ({ISOLATION_TIMEOUT + 1} s), none queued behind another",
               slowest <= ISOLATION_TIMEOUT + 1, f"slowest {slowest:.2f} s")
@@ -644,14 +644,7 @@ def notices_suite():
     shop.env["SHOP_NOTIFICATIONS_FILE_PATH"] = notices_file
 
     def lines():
-        # read as bytes while the node may be appending: the last line can be cut anywhere, even
-        # inside a character, so only the lines that end in a newline are decoded
-        try:
-            with open(notices_file, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            return []
-        return [json.loads(line.decode("utf-8")) for line in data.split(b"\n")[:-1]]
+        return json_lines(notices_file)
 
     try:
         shop.cli("migrate")

@@ -159,11 +159,9 @@ class Shop:
         status, body, _ = self.request("POST", "/api/v1/auth/verification-codes", {"phone": phone, "purpose": "register"})
         assert status == 202, (status, body)
         code = None
-        with open(self.env["SHOP_VERIFICATION_FILE_PATH"], encoding="utf-8") as f:
-            for line in f:
-                entry = json.loads(line)
-                if entry["phone"] == phone:
-                    code = entry["code"]
+        for entry in json_lines(self.env["SHOP_VERIFICATION_FILE_PATH"]):
+            if entry["phone"] == phone:
+                code = entry["code"]
         status, body, _ = self.request("POST", "/api/v1/auth/register", {"phone": phone, "code": code, "password": password})
         assert status == 201, (status, body)
         return body["token"]
@@ -174,6 +172,18 @@ class Shop:
             "district": "徐汇区", "detail": "漕溪北路 88 号"}, token=token)
         assert status == 201, (status, body)
         return body["id"]
+
+
+def json_lines(path):
+    """The complete lines of a JSON-lines file a node may be appending to, decoded; [] if there is
+    no file yet. The file is read as bytes: its last line can be cut anywhere, even inside a
+    character, so only the lines that end in a newline are decoded."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return []
+    return [json.loads(line.decode("utf-8")) for line in data.split(b"\n")[:-1]]
 
 
 def request(port, method, path, body=None, token=None, headers=None, timeout=10, source=None):
