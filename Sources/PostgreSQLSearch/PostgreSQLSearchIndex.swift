@@ -69,21 +69,10 @@ extension PostgreSQLSearch {
             sets.append((try row.decode("product_id", as: Int64.self), set.text))
         }
         sets.sort { $0.id < $1.id }
-        if let copier = db as? any SQLBulkCopying {
-            // Straight into the table: each literal is parsed once, as the row arrives.
-            try copier.copy(into: "search_gram_sets", columns: ["product_id", "grams"],
-                            rows: sets.map { [.integer($0.id), .text($0.literal)] })
-        } else {
-            var literals = ArrayLiteral()
-            for set in sets { literals.append(Array(set.literal.utf8)) }
-            let ids = "{" + sets.map { String($0.id) }.joined(separator: ",") + "}"
-            try db.run("""
-                INSERT INTO search_gram_sets (product_id, grams)
-                SELECT u.id, CAST(u.grams AS text[])
-                FROM unnest(CAST(\(ids) AS bigint[]), CAST(\(literals.text) AS text[])) AS u(id, grams)
-                ORDER BY u.id
-                """)
-        }
+        // Straight into the table: each literal is parsed once, as the row arrives.
+        guard let copier = db as? any SQLBulkCopying else { throw SearchIndexNeedsCopy() }
+        try copier.copy(into: "search_gram_sets", columns: ["product_id", "grams"],
+                        rows: sets.map { [.integer($0.id), .text($0.literal)] })
         let elements = counts.keys.sorted()
         var countElements = ArrayLiteral()
         for element in elements { countElements.append(element) }
@@ -160,33 +149,28 @@ extension PostgreSQLSearch {
     }
 }
 
-/// A PostgreSQL array literal built from text elements, each quoted (`"` and `\` escaped), so an
+/// The search index's writes stream the gram sets with `COPY`: a connection that cannot (none of
+/// PostgreSQL's) is a programmer's error, reported rather than written another way.
+struct SearchIndexNeedsCopy: Error, CustomStringConvertible {
+    var description: String { "the PostgreSQL search index writes its gram sets with COPY, and this connection cannot" }
+}
+
+/// A PostgreSQL array literal of gram elements, each quoted (`"` and `\` escaped), so an
 /// element may hold any character: `{"a","b c"}`.
 struct ArrayLiteral {
     private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
 
-    mutating func append(_ element: [UInt8]) {
-        open()
-        for byte in element { appendEscaped(byte) }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
     /// Appends a gram element (its field's digit, then the gram's bytes, escaped) without building
     /// its bytes apart.
     mutating func append(_ element: GramElement) {
-        open()
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(element.field)
         var rest = element.gram
         while rest != 0 {
             appendEscaped(UInt8(rest >> 56))
             rest <<= 8
         }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// The separator before every element but the first, and the element's opening quote.
-    private mutating func open() {
-        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
     }
 

@@ -32,29 +32,35 @@ public final class CountingDatabase: Database {
 
     public var dialect: SQLDialect { base.dialect }
 
+    /// The counting wrapper of one lent connection, able to COPY when the engine's is (PostgreSQL),
+    /// so counted use cases take the same paths as uncounted ones.
+    private func lend(_ connection: any SQLConnection) -> CountingConnection {
+        connection is any SQLBulkCopying ? CountingCopyingConnection(connection, counter: self) : CountingConnection(connection, counter: self)
+    }
+
     public func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try base.write { try body(CountingConnection($0, counter: self)) }
+        try base.write { try body(lend($0)) }
     }
 
     public func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {
-        try base.write(durability: durability) { try body(CountingConnection($0, counter: self)) }
+        try base.write(durability: durability) { try body(lend($0)) }
     }
 
     public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try base.read { try body(CountingConnection($0, counter: self)) }
+        try base.read { try body(lend($0)) }
     }
 
     public func readEach<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try base.readEach { try body(CountingConnection($0, counter: self)) }
+        try base.readEach { try body(lend($0)) }
     }
 
     public var poolStatistics: [PoolStatistics] { base.poolStatistics }
 }
 
 /// One lent connection of a `CountingDatabase`: each statement counts once.
-final class CountingConnection: SQLConnection {
-    private let base: any SQLConnection
-    private let counter: CountingDatabase
+class CountingConnection: SQLConnection {
+    fileprivate let base: any SQLConnection
+    fileprivate let counter: CountingDatabase
 
     init(_ base: any SQLConnection, counter: CountingDatabase) {
         self.base = base
@@ -107,6 +113,14 @@ final class CountingConnection: SQLConnection {
 
     func refreshStatistics(of tables: [String]) throws {
         try base.refreshStatistics(of: tables)
+    }
+}
+
+/// A counted connection over one that can COPY: a copy counts as one statement.
+final class CountingCopyingConnection: CountingConnection, SQLBulkCopying {
+    func copy(into table: String, columns: [String], rows: [[SQLValue]]) throws -> Int {
+        counter.noteStatement()
+        return try (base as! any SQLBulkCopying).copy(into: table, columns: columns, rows: rows)
     }
 }
 
