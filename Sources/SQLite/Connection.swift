@@ -11,13 +11,17 @@ public struct ConnectionOptions: Sendable {
     public var busyTimeoutMilliseconds: Int
     public var synchronous: Synchronous
     public var walMode: Bool
+    /// `PRAGMA mmap_size`: reads of the database file up to this many bytes map its pages rather
+    /// than copying each into the connection's cache (0: every page read is a `pread` and a copy).
+    public var mmapBytes: Int
 
     public init(readOnly: Bool = false, busyTimeoutMilliseconds: Int = 5_000,
-                synchronous: Synchronous = .full, walMode: Bool = true) {
+                synchronous: Synchronous = .full, walMode: Bool = true, mmapBytes: Int = 0) {
         self.readOnly = readOnly
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.synchronous = synchronous
         self.walMode = walMode
+        self.mmapBytes = mmapBytes
     }
 }
 
@@ -54,6 +58,9 @@ public final class Connection: SQLConnection {
         }
         try execute("PRAGMA foreign_keys=ON")
         try execute("PRAGMA synchronous=\(options.synchronous.rawValue)")
+        if options.mmapBytes > 0 && path != ":memory:" {
+            try execute("PRAGMA mmap_size=\(options.mmapBytes)")
+        }
     }
 
     deinit {

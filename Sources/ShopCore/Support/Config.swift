@@ -24,6 +24,9 @@ public struct Config: Sendable {
         /// Empty: the migrations built into the binary; a path: the `.sql` files of that folder.
         public var migrationsPath = ""
         public var readers = 4
+        /// SQLite: how much of the database file each connection reads through a memory map
+        /// (`PRAGMA mmap_size`), in MiB; 0 reads every page with `pread` into the page cache.
+        public var sqliteMmapMB = 256
     }
 
     public struct Cart: Sendable {

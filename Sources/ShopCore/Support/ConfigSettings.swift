@@ -11,6 +11,7 @@ extension Config {
         .string("database.path", \.database.path),
         .string("database.migrations_path", \.database.migrationsPath, allowEmpty: true),
         .int("database.readers", \.database.readers, 1...64),
+        .int("database.sqlite_mmap_mb", \.database.sqliteMmapMB, 0...65_536),
         .int("cart.max_items", \.cart.maxItems, 1...10_000),
         .choice("verification.sender", \.verification.sender),
         .string("verification.file_path", \.verification.filePath),

@@ -94,7 +94,7 @@ enum ShopEnvironment {
     static func openDatabase(_ config: Config) throws -> any Database {
         switch config.databaseLocation {
         case .sqlite(let path):
-            return try DatabasePool(path: path, readers: config.database.readers, options: ConnectionOptions(synchronous: .full))
+            return try DatabasePool(path: path, readers: config.database.readers, options: ConnectionOptions(synchronous: .full, mmapBytes: config.database.sqliteMmapMB << 20))
         case .postgresql(let url):
             do {
                 return try PostgreSQL.Pool(url: url, size: config.database.poolSize,

@@ -17,7 +17,7 @@ struct ConfigTests {
     /// A valid value for every key that differs from its default.
     static let overrides: [String: String] = [
         "database.url": "postgresql://shop@db.example:5432/shop", "database.read_url": "postgresql://shop@standby.example:5432/shop",
-        "database.pool_size": "20", "database.pool_timeout_seconds": "2", "database.write_workers": "3", "database.path": "/tmp/x.sqlite", "database.migrations_path": "/opt/migrations", "database.readers": "2",
+        "database.pool_size": "20", "database.pool_timeout_seconds": "2", "database.write_workers": "3", "database.path": "/tmp/x.sqlite", "database.migrations_path": "/opt/migrations", "database.readers": "2", "database.sqlite_mmap_mb": "0",
         "cart.max_items": "50",
         "verification.sender": "file", "verification.file_path": "/tmp/codes.jsonl",
         "verification.webhook_url": "https://sms.example/send", "verification.cooldown_seconds": "30",
@@ -86,6 +86,7 @@ struct ConfigTests {
         #expect(config.database.path == "data/shop.sqlite")
         #expect(config.database.migrationsPath == "")
         #expect(config.database.readers == 4)
+        #expect(config.database.sqliteMmapMB == 256)
         #expect(config.cart.maxItems == 99)
         #expect(config.verification.sender == .log)
         #expect(config.verification.cooldownSeconds == 60)
