@@ -62,12 +62,32 @@ sku=$(psql "$SHOP_DATABASE_URL" -qAtc "select id from skus where code='BENCH-ORD
 product=$(psql "$SHOP_DATABASE_URL" -qAtc "select product_id from skus where code='BENCH-ORDERS-0'")
 psql "$SHOP_DATABASE_URL" -qAtc "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
 
-# CPU seconds (user + system) used so far by every process whose executable is $1.
+# CPU ticks (user + system) used so far by this run's processes named $1: the nodes and HAProxy
+# whose pid files scripts/cluster.sh wrote, and PostgreSQL's postmasters of
+# scripts/postgres.sh (primary, standby) with their children. On a machine shared with other
+# benchmarks and clusters, their `shop` and `postgres` processes are left out.
+pg_data=$(PGPORT=${PGPORT:-54329}; base=${PG_CLUSTER_DIR:-$root/.build}; [ "$PGPORT" = 54329 ] && echo "$base/postgres" || echo "$base/postgres-$PGPORT")
+if [ "$(id -u)" -eq 0 ] && [ -z "${PG_CLUSTER_DIR:-}" ] && [ ! -d "$pg_data" ]; then
+  pg_data="/var/tmp/floral-postgres-$(printf '%s' "$root" | md5sum | cut -c1-12)/$(basename "$pg_data")"
+fi
+run_pids() { # name
+  local pid file
+  case $1 in
+    shop) cat "$CLUSTER_DIR"/node*.pid 2>/dev/null || true ;;
+    haproxy) cat "$CLUSTER_DIR/haproxy.pid" 2>/dev/null || true ;;
+    postgres)
+      for file in "$pg_data/postmaster.pid" "$pg_data-standby/postmaster.pid"; do
+        [ -f "$file" ] || continue
+        pid=$(head -1 "$file")
+        echo "$pid"
+        ps -o pid= --ppid "$pid" 2>/dev/null || true
+      done ;;
+  esac
+}
 cpu_of() {
-  local name=$1 ticks=0 pid exe
-  for pid in $(ls /proc | grep -E '^[0-9]+$'); do
-    exe=$(readlink "/proc/$pid/exe" 2>/dev/null) || continue
-    [ "$(basename "$exe")" = "$name" ] || continue
+  local name=$1 ticks=0 pid
+  for pid in $(run_pids "$name"); do
+    [ -r "/proc/$pid/stat" ] || continue
     ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
   done
   echo "$ticks"

@@ -2,7 +2,10 @@
 so CI runs it): HAProxy in front of three `shop serve` nodes, a PostgreSQL primary and its
 streaming standby, all started by scripts/cluster.sh in a folder and on ports of this run's own
 (beside any `make cluster` or test cluster of yours, which it never touches). Buyers check out and pay through HAProxy the
-whole time, retrying a failed request with the same Idempotency-Key as a real app does.
+whole time, retrying a failed request with the same Idempotency-Key as a real app does. Half of them
+(and one of the two product-page visitors) keep their connection to HAProxy alive as an app does, so
+their later requests ride HAProxy's pooled connections to the nodes (`http-reuse safe`); the others
+open a connection per request, which HAProxy never puts on a pooled one.
 
   0. a rolling restart: each node in turn gets SIGTERM, drains and is started again, and not
      one request fails;
@@ -134,6 +137,42 @@ class Cluster:
         subprocess.run(["rm", "-rf", self.dir])
 
 
+class KeptConnection:
+    """One client connection to HAProxy kept alive from request to request, as an app's HTTP client
+    keeps it; after a failure (or a response that closes it) the next request opens a new one."""
+
+    def __init__(self, port):
+        self.port = port
+        self.conn = None
+
+    def request(self, method, path, body=None, token=None, headers=None, timeout=15):
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        all_headers = dict(headers or {})
+        data = None
+        if body is not None:
+            data = body if isinstance(body, (bytes, bytearray)) else json.dumps(body).encode()
+            all_headers.setdefault("Content-Type", "application/json")
+        if token:
+            all_headers["Authorization"] = "Bearer " + token
+        try:
+            self.conn.request(method, path, body=data, headers=all_headers)
+            response = self.conn.getresponse()
+            raw = response.read()
+        except BaseException:
+            self.conn.close()
+            self.conn = None
+            raise
+        if response.will_close:
+            self.conn.close()
+            self.conn = None
+        try:
+            parsed = json.loads(raw) if raw else None
+        except ValueError:
+            parsed = raw.decode(errors="replace")
+        return response.status, parsed, dict(response.getheaders())
+
+
 class Traffic:
     """Buyers checking out and paying through HAProxy until stopped; every answer is recorded
     by phase, and a request that failed for want of a node or a database is retried with the
@@ -157,13 +196,14 @@ class Traffic:
         with self.lock:
             self.answers.append((self.phase, what, status, code, seconds))
 
-    def call(self, what, *args, **kwargs):
-        """One request with retries while it fails for want of a node or the database (up to ~20 s)."""
+    def call(self, what, *args, client=None, **kwargs):
+        """One request with retries while it fails for want of a node or the database (up to ~20 s);
+        through `client` (a KeptConnection) when given, else on a connection of its own."""
         deadline = time.time() + 20
         while True:
             started = time.time()
             try:
-                status, body, headers = self.cluster.request(*args, **kwargs)
+                status, body, headers = (client or self.cluster).request(*args, **kwargs)
             except (OSError, http.client.HTTPException):
                 self.record(what, "connection error", None, time.time() - started)
                 status, body = None, None
@@ -178,6 +218,7 @@ class Traffic:
     def buyer(self, index):
         token, address = self.buyers[index]
         local = random.Random(index)
+        client = KeptConnection(self.cluster.port) if index % 2 else None
         n = 0
         while not self.stop.is_set():
             n += 1
@@ -185,7 +226,7 @@ class Traffic:
             sku = local.choice(self.skus)
             status, body = self.call("order", "POST", "/api/v1/orders",
                                      {"address_id": address, "items": [{"sku_id": sku, "quantity": local.randint(1, 2)}]},
-                                     token=token, headers={"Idempotency-Key": key})
+                                     token=token, headers={"Idempotency-Key": key}, client=client)
             if status != 201:
                 continue
             with self.lock:
@@ -196,7 +237,7 @@ class Traffic:
                          "occurred_at": "2026-11-30T08:00:00Z"}
                 raw = json.dumps(event).encode()
                 status, _ = self.call("payment", "POST", "/api/v1/webhooks/payments/mockpay", raw,
-                                      headers=mockpay_headers(raw))
+                                      headers=mockpay_headers(raw), client=client)
                 if status == 200:
                     with self.lock:
                         self.payments.add(event["event_id"])
@@ -204,10 +245,11 @@ class Traffic:
     def browser(self, index):
         """A signed-out visitor on product pages (the standby's reads)."""
         local = random.Random(100 + index)
+        client = KeptConnection(self.cluster.port) if index % 2 else self.cluster
         while not self.stop.is_set():
             started = time.time()
             try:
-                status, body, _ = self.cluster.request("GET", f"/api/v1/products/{local.choice(self.products)}")
+                status, body, _ = client.request("GET", f"/api/v1/products/{local.choice(self.products)}")
                 self.record("product page", status, body, time.time() - started)
             except (OSError, http.client.HTTPException):
                 self.record("product page", "connection error", None, time.time() - started)

@@ -55,6 +55,13 @@ static inline uint16_t shop_mhd_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+/* Sets one connection's own idle timeout (seconds of silence before libmicrohttpd closes it; 0:
+   none), in place of the daemon's MHD_OPTION_CONNECTION_TIMEOUT. MHD_set_connection_option is
+   variadic: Swift reaches it through this helper. */
+static inline int shop_mhd_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds) == MHD_YES;
+}
+
 /* The connection's socket, or -1. */
 static inline int shop_mhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);

@@ -11,6 +11,12 @@ import Glibc
 /// handler; a handler's own work is not timed. An idle keep-alive connection is therefore closed
 /// too, once it has waited the request timeout for its next request.
 ///
+/// A connection from a trusted proxy (`ServerConnection.fromTrustedProxy`) is the exception: its
+/// clock stops with each response and starts again when the next request line arrives. The
+/// balancer keeps such connections in a pool and closes the idle ones itself; were this server to
+/// close one after a fixed idle time, a request the balancer sent on it at that instant would be
+/// lost (its 502, never retried for a POST). A request that trickles in is still cut off.
+///
 /// Each deadline is an atomic in the connection's own `ServerConnection`, so starting and stopping
 /// the clock per request takes no lock; the lock guards only the set of open connections, which
 /// changes as they open and close and which the watchdog walks.
@@ -40,8 +46,18 @@ final class RequestDeadlines: Sendable {
         connection.deadline.store(ServerConnection.noDeadline, ordering: .relaxed)
     }
 
-    /// A response is done: the next request on this keep-alive connection starts its clock.
+    /// A response is done: the next request on this keep-alive connection starts its clock, now
+    /// (a trusted proxy's connection: when its request line arrives, `requestLineRead`).
     func responseFinished(_ connection: ServerConnection) {
+        let deadline = connection.fromTrustedProxy ? ServerConnection.noDeadline : MonotonicClock.now() + timeoutNanoseconds
+        connection.deadline.store(deadline, ordering: .relaxed)
+    }
+
+    /// A request line has arrived: on a trusted proxy's connection, whose clock stopped while it
+    /// was idle, the rest of the request must now arrive within the timeout. (Any other
+    /// connection's clock has been running since its last response or its opening.)
+    func requestLineRead(_ connection: ServerConnection) {
+        guard connection.fromTrustedProxy else { return }
         connection.deadline.store(MonotonicClock.now() + timeoutNanoseconds, ordering: .relaxed)
     }
 

@@ -29,7 +29,10 @@ public struct ServerOptions: Sendable {
     public var idleTimeoutSeconds: Int
     /// The most a request (headers and body) may take to arrive, however steadily it trickles in.
     public var requestTimeoutSeconds: Int
-    /// Peers whose `X-Forwarded-For` names the client (`Request.clientAddress`).
+    /// Peers whose `X-Forwarded-For` names the client (`Request.clientAddress`). Their connections
+    /// are balancers' pooled ones: never closed for being idle between requests (neither
+    /// `idleTimeoutSeconds` nor the request timeout's wait for a next request applies), only when
+    /// a request, once its request line has arrived, takes longer than `requestTimeoutSeconds`.
     public var trustedProxies: TrustedProxies
     /// Body limits other than `maxBodyBytes` for a few routes, by `"METHOD /exact/path"` (picture
     /// uploads take 5 MiB while JSON bodies stay at 1 MiB).
@@ -139,7 +142,7 @@ public final class Server: Sendable {
             let daemon = shop_mhd_start(UInt32(flags), options.host, options.port,
                                         serverAccessHandler, context,
                                         serverRequestCompleted, context,
-                                        serverRequestLineRead, nil,
+                                        serverRequestLineRead, context,
                                         serverConnectionNotified, context,
                                         UInt32(max(1, options.threads)),
                                         UInt32(max(1, options.maxConnections)),

@@ -25,6 +25,11 @@ let serverAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, met
     if !pending.began {
         pending.began = true
         server.requestBegan()
+        // A balancer's pooled connection: libmicrohttpd's idle timeout must not close it under the
+        // balancer either (see `ServerConnection.fromTrustedProxy`); lifted once per connection.
+        if client.fromTrustedProxy, !client.idleTimeoutLifted.exchange(true, ordering: .relaxed) {
+            _ = shop_mhd_set_connection_timeout(connection, 0)
+        }
         pending.maxBodyBytes = server.options.maxBodyBytes(method: method.map { String(cString: $0) } ?? "GET",
                                                             path: url.map { String(cString: $0) } ?? "/")
         if pending.pathHasControlCharacter {
@@ -122,9 +127,13 @@ private func run(_ request: Request, on target: OffloadTarget, _ suspended: Susp
 /// connection's `ServerConnection` lives in its socket context (retained) in between.
 let serverConnectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
     guard let cls, let connection, let socketContext else { return }
-    let deadlines = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    let deadlines = server.deadlines
     if code == .CONNECTION_NOTIFY_STARTED {
-        let state = ServerConnection(socket: shop_mhd_connection_fd(connection), peerAddress: clientAddress(connection))
+        let peer = clientAddress(connection)
+        let state = ServerConnection(socket: shop_mhd_connection_fd(connection), peerAddress: peer,
+                                     fromTrustedProxy: !server.options.trustedProxies.isEmpty
+                                         && server.options.trustedProxies.contains(peer))
         socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         deadlines.opened(state)
     } else if code == .CONNECTION_NOTIFY_CLOSED, let existing = socketContext.pointee {
@@ -139,8 +148,12 @@ private func serverConnection(_ connection: OpaquePointer) -> ServerConnection? 
 }
 
 /// Called with the request line's raw target, before libmicrohttpd percent-decodes it (and a
-/// `%00` cuts the path short): the request's state starts here, holding what the raw path showed.
-let serverRequestLineRead: shop_mhd_uri_logger = { _, uri, _ in
+/// `%00` cuts the path short): the request's state starts here, holding what the raw path showed,
+/// and so does the clock of a trusted proxy's request (`RequestDeadlines.requestLineRead`).
+let serverRequestLineRead: shop_mhd_uri_logger = { cls, uri, connection in
+    if let cls, let connection, let client = serverConnection(connection) {
+        Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().deadlines.requestLineRead(client)
+    }
     let pending = PendingRequest(pathHasControlCharacter: uri.map(PendingRequest.pathHasControlCharacter) ?? false)
     return Unmanaged.passRetained(pending).toOpaque()
 }

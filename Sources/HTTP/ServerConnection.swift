@@ -11,12 +11,21 @@ final class ServerConnection: Sendable {
     let socket: Int32
     /// The socket peer's IP address as text.
     let peerAddress: String
+    /// Whether the peer is one of `ServerOptions.trustedProxies`: a balancer that keeps this
+    /// connection in its pool between requests and closes it itself when it no longer needs it.
+    /// Such a connection is never closed for being idle between requests (only a request that
+    /// is slow to arrive is cut off), so the balancer can never send a request on a connection
+    /// the server is closing at that moment.
+    let fromTrustedProxy: Bool
+    /// Set once libmicrohttpd's idle timeout is lifted for this connection (a trusted proxy's).
+    let idleTimeoutLifted = Atomic<Bool>(false)
     /// Monotonic nanoseconds by which the request being received must be complete, or
     /// `noDeadline` while the handler works on one or its response is being sent.
     let deadline = Atomic<UInt64>(ServerConnection.noDeadline)
 
-    init(socket: Int32, peerAddress: String) {
+    init(socket: Int32, peerAddress: String, fromTrustedProxy: Bool = false) {
         self.socket = socket
         self.peerAddress = peerAddress
+        self.fromTrustedProxy = fromTrustedProxy
     }
 }

@@ -404,6 +404,43 @@ struct ServerTests {
         }
     }
 
+    /// A balancer (a trusted proxy) keeps its connections pooled between requests and closes the
+    /// idle ones itself: neither the request timeout nor libmicrohttpd's idle timeout may close one
+    /// under it, or a request it sends at that instant is lost.
+    @Test func aTrustedProxysIdleConnectionOutlastsTheRequestAndIdleTimeouts() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 1)
+        options.requestTimeoutSeconds = 1
+        options.trustedProxies = try TrustedProxies(parsing: "127.0.0.1")
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port, timeout: 4)
+            #expect(try connection.request("GET", "/echo/1").status == 200)
+            // Three timeouts of silence: a read that times out (-1), not end of file (0).
+            var byte: UInt8 = 0
+            #expect(recv(connection.fd, &byte, 1, 0) == -1, "the idle connection was closed")
+            let again = try connection.request("GET", "/echo/2")
+            #expect(again.status == 200)
+            #expect(again.text == "2")
+        }
+    }
+
+    @Test func aTrustedProxysRequestTrickledAfterAnIdleWaitIsStillCutOff() throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.requestTimeoutSeconds = 1
+        options.trustedProxies = try TrustedProxies(parsing: "127.0.0.1")
+        try withServer(router: makeRouter(), options: options) { server in
+            let connection = try RawConnection(port: server.port)
+            #expect(try connection.request("GET", "/echo/1").status == 200)
+            Thread.sleep(forTimeInterval: 2)
+            // The clock starts with the request line (a balancer forwards a head it has read whole).
+            try connection.send("GET /echo/1 HTTP/1.1\r\n")
+            let started = Date()
+            let rest = Array("Host: 127.0.0.1\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 40)
+            let closedAfter = trickle(rest, every: 0.5, on: connection, started: started)
+            let seconds = try #require(closedAfter, "the connection outlived 20 s of trickled headers")
+            #expect(seconds >= 0.9 && seconds < 3.5, "closed after \(seconds) s")
+        }
+    }
+
     @Test func aBusyPortIsReportedAsAnError() throws {
         try withServer(responder: { _, _ in Response.text("ok") }) { server in
             let second = Server(options: ServerOptions(host: "127.0.0.1", port: server.port)) { _, _ in Response.text("no") }

@@ -13,7 +13,8 @@ public struct ServerSettings: Sendable {
     public var maxConnectionsPerIP = 64
     public var maxBodyBytes = 1_048_576
     public var idleTimeoutSeconds = 30
-    /// The most a request (headers and body) may take to arrive; an idle keep-alive connection too.
+    /// The most a request (headers and body) may take to arrive; an idle keep-alive connection too,
+    /// but for a trusted proxy's (`trustedProxies`), which the proxy closes itself.
     public var requestTimeoutSeconds = 10
     /// Comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed.
     public var trustedProxies = ""
