@@ -42,7 +42,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
     public var rawValue: String { description }
 
-    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public var description: String { zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) }
 
     /// The day `count` days later (earlier when negative).
     public func adding(days count: Int) -> CalendarDay {
@@ -107,7 +107,7 @@ public struct MonthDay: Hashable, Comparable, Sendable, CustomStringConvertible 
         day = date.day
     }
 
-    public var description: String { String(format: "%02d-%02d", month, day) }
+    public var description: String { zeroPadded(month, 2) + "-" + zeroPadded(day, 2) }
 
     public static func < (lhs: MonthDay, rhs: MonthDay) -> Bool { (lhs.month, lhs.day) < (rhs.month, rhs.day) }
 }

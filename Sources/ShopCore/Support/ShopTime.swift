@@ -15,12 +15,13 @@ public enum ShopTime {
     /// `2026-12-01 18:05` in the shop's time zone.
     public static func minute(_ date: Date) -> String {
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+        return zeroPadded(c.year ?? 0, 4) + "-" + zeroPadded(c.month ?? 0, 2) + "-" + zeroPadded(c.day ?? 0, 2) + " "
+            + zeroPadded(c.hour ?? 0, 2) + ":" + zeroPadded(c.minute ?? 0, 2)
     }
 
     /// `20261201`: the day part of an order number.
     public static func day(_ date: Date) -> String {
         let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d%02d%02d", c.year ?? 1970, c.month ?? 1, c.day ?? 1)
+        return zeroPadded(c.year ?? 1970, 4) + zeroPadded(c.month ?? 1, 2) + zeroPadded(c.day ?? 1, 2)
     }
 }
