@@ -29,6 +29,13 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     private var beginHeld = false
     /// Whether `queryEnding` committed the transaction the closure still runs in: nothing may follow.
     private var endedEarly = false
+    /// Whether the open transaction, when it goes to the server whole in one pipeline, may run as
+    /// that pipeline's implicit transaction, without its `BEGIN` and `COMMIT` (see `sendHeld`).
+    private var wholeMayRunImplicitly = false
+    /// Whether the server begins a transaction READ COMMITTED when not told otherwise
+    /// (`default_transaction_isolation`, read when the connection opens): only then is a pipeline's
+    /// implicit transaction the same as a READ COMMITTED one.
+    private let defaultIsReadCommitted: Bool
 
     /// Connects with libpq's own rules: a `postgresql://` URL or `key=value` string, with the
     /// `PG*` environment variables (PGPASSWORD, PGSSLMODE, ...) filling what it leaves out, and
@@ -48,6 +55,10 @@ public final class Connection: SQLConnection, SQLBulkCopying {
             throw error
         }
         handle = connection
+        let isolation = PQexec(connection, "SHOW default_transaction_isolation")
+        defaultIsReadCommitted = PQresultStatus(isolation) == PGRES_TUPLES_OK && PQntuples(isolation) == 1
+            && String(cString: PQgetvalue(isolation, 0, 0)) == "read committed"
+        PQclear(isolation)
         // Notices ("relation exists, skipping") would go to stderr; a library does not print.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
     }
@@ -237,9 +248,17 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         precondition(held.isEmpty, "a transaction begins on a connection with nothing held")
         endedEarly = false
         held.append(.command("BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "")))
-        if !synchronousCommit { held.append(.command("SET LOCAL synchronous_commit = off")) }
+        if !synchronousCommit { held.append(.command(Self.relaxedCommit)) }
         beginHeld = true
+        wholeMayRunImplicitly = isolation == .readCommitted && !readOnly && defaultIsReadCommitted
     }
+
+    /// What `begin` holds for a transaction that commits without waiting for the disk.
+    private static let relaxedCommit = "SET LOCAL synchronous_commit = off"
+    /// The same for a transaction that runs as a pipeline's implicit one, where `SET LOCAL` is
+    /// refused with a warning (it only counts inside `BEGIN`): `set_config(…, true)` lasts to the
+    /// end of the transaction it runs in, implicit or not, so its commit does not wait for the disk.
+    private static let implicitRelaxedCommit: SQL = "SELECT set_config('synchronous_commit', 'off', true)"
 
     /// Runs `body` in the transaction just begun, then `COMMIT`; `ROLLBACK` if anything throws.
     func inOpenTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
@@ -364,16 +383,31 @@ public final class Connection: SQLConnection, SQLBulkCopying {
 
     /// `sendHeld(then:)` for several statements whose answers are all needed: answers their
     /// results in order (the caller clears them).
+    ///
+    /// When the pipeline holds the whole of a READ COMMITTED write transaction (it begins it and
+    /// ends with its `COMMIT`), the `BEGIN` and `COMMIT` are left out: statements sent in one
+    /// pipeline before its sync run as one implicit transaction, all or nothing, committed at the
+    /// sync (libpq's pipeline mode), READ COMMITTED on a server whose default it is. The server
+    /// then has two statements fewer to parse and run for the same outcome (a cart change: its
+    /// statement alone, with `set_config` for its durability). The `COMMIT` then has no answer.
     private func sendHeld(then lasts: [Held]) throws -> [OpaquePointer] {
-        let statements = held + lasts
+        var statements = held + lasts
+        var answering = lasts.count
+        if beginHeld, wholeMayRunImplicitly, case .command("COMMIT")? = lasts.last {
+            statements = statements.dropFirst().dropLast().map { statement in
+                if case .command(Self.relaxedCommit) = statement { return .statement(Self.implicitRelaxedCommit) }
+                return statement
+            }
+            answering -= 1
+        }
         let reconnectable = beginHeld
         held.removeAll()
         beginHeld = false
         do {
-            return try pipeline(statements, answering: lasts.count)
+            return try pipeline(statements, answering: answering)
         } catch let error as PostgreSQLError where error.kind == .connectionLost && reconnectable {
             guard reset() else { throw error }
-            return try pipeline(statements, answering: lasts.count)
+            return try pipeline(statements, answering: answering)
         }
     }
 

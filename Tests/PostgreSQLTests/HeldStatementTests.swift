@@ -133,6 +133,51 @@ struct HeldStatementTests {
         }
     }
 
+    /// A write transaction sent whole in one pipeline (its held statements and its last query with
+    /// the commit) runs as the pipeline's implicit transaction, without BEGIN and COMMIT: its relaxed
+    /// durability, its advisory locks and its all-or-nothing end are those of the transaction still.
+    @Test func aWholeTransactionInOnePipelineKeepsItsDurabilityLocksAndAtomicity() throws {
+        try withPool(size: 1) { pool in
+            try pool.withConnection { try $0.execute(script: "CREATE TABLE r (n int8 PRIMARY KEY)") }
+            let relaxed = try pool.write(durability: .processCrash) { db in
+                try db.serialize(on: "cart:7")
+                try db.runLater("INSERT INTO r VALUES (\(1))")
+                return try db.queryEnding("""
+                    SELECT current_setting('synchronous_commit') AS setting, current_setting('transaction_isolation') AS isolation,
+                           (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS locks,
+                           (SELECT count(*) FROM r) AS seen
+                    """)
+            }
+            let row = try #require(relaxed.first)
+            #expect(try row.decode("setting", as: String.self) == "off")
+            #expect(try row.decode("isolation", as: String.self) == "read committed")
+            #expect(try row.decode("locks", as: Int64.self) == 1)
+            #expect(try row.decode("seen", as: Int64.self) == 1)
+            // on the same connection: the setting and the lock ended with that transaction
+            let after = try pool.write { db in
+                try db.queryEnding("""
+                    SELECT current_setting('synchronous_commit') AS setting,
+                           (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS locks
+                    """)
+            }
+            #expect(try after.first?.decode("setting", as: String.self) == "on")
+            #expect(try after.first?.decode("locks", as: Int64.self) == 0)
+            // a failure of the last query takes the held write and the lock back with it
+            #expect(throws: PostgreSQLError.self) {
+                try pool.write(durability: .processCrash) { db in
+                    try db.serialize(on: "cart:7")
+                    try db.runLater("INSERT INTO r VALUES (\(2))")
+                    _ = try db.queryEnding("INSERT INTO r VALUES (\(1)) RETURNING n")
+                }
+            }
+            #expect(try pool.read { try $0.scalarInt("SELECT sum(n) FROM r") } == 1)
+            #expect(try pool.read { try $0.scalarInt("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()") } == 0)
+            // a transaction of held writes alone commits them the same way
+            try pool.write(durability: .processCrash) { db in try db.runLater("INSERT INTO r VALUES (\(3))") }
+            #expect(try pool.read { try $0.scalarInt("SELECT sum(n) FROM r") } == 4)
+        }
+    }
+
     @Test func aTerminatedBackendFoundByTheFirstPipelineIsReplacedAndTheTransactionRuns() throws {
         try withSchema { url in
             let pool = try Pool(url: url, size: 1)

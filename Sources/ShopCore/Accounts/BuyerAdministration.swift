@@ -3,10 +3,13 @@ import SQL
 
 /// Staff's side of buyers' accounts: finding them, banning and unbanning. A ban revokes every
 /// token of the buyer in the same transaction (their next signed-in request is 401) and their
-/// sign-ins answer `accountBanned` until the ban is lifted. Each change is audited.
+/// sign-ins answer `accountBanned` until the ban is lifted (other nodes may accept a token
+/// for up to `auth.session_cache_ms` more: `SessionCache`). Each change is audited.
 public struct BuyerAdministration: Sendable {
     let pool: any Database
     let clock: Clock
+    /// This node's kept tokens, forgotten after a ban.
+    let sessions: SessionCache?
     private let store = BuyerStore()
     private let tokens = TokenStore()
     private let audit = AuditTrail()
@@ -14,9 +17,10 @@ public struct BuyerAdministration: Sendable {
     public static let reasonLength = 0...200
     public static let queryLength = 1...40
 
-    public init(pool: any Database, clock: Clock) {
+    public init(pool: any Database, clock: Clock, sessions: SessionCache? = nil) {
         self.pool = pool
         self.clock = clock
+        self.sessions = sessions
     }
 
     /// Buyers whose phone or nickname holds `query` (all of them without one), newest first.
@@ -64,6 +68,7 @@ public struct BuyerAdministration: Sendable {
             try Validate.printable(reason, field: "reason")
         }
         let now = clock.unixNow
+        defer { if ban { sessions?.forgetAll() } }
         return try pool.write { db in
             let found: Buyer? = switch key {
             case .id(let id): try store.find(id, db)
@@ -86,5 +91,5 @@ public struct BuyerAdministration: Sendable {
 
 extension Shop {
     /// Staff's side of buyers' accounts: search, ban, unban.
-    public var buyers: BuyerAdministration { BuyerAdministration(pool: pool, clock: clock) }
+    public var buyers: BuyerAdministration { BuyerAdministration(pool: pool, clock: clock, sessions: accounts.sessions) }
 }

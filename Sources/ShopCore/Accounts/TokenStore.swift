@@ -10,10 +10,11 @@ struct TokenStore {
             """)
     }
 
-    func activeUser(tokenHash: String, at now: Int64, _ db: any SQLConnection) throws -> UserID? {
-        try db.scalar("""
-            SELECT user_id FROM auth_tokens WHERE token_hash = \(tokenHash) AND revoked_at IS NULL AND expires_at > \(now)
-            """, as: UserID.self)
+    /// The user of an active token and when it expires, or nil (unknown, revoked or expired at `now`).
+    func active(tokenHash: String, at now: Int64, _ db: any SQLConnection) throws -> (user: UserID, expiresAt: Int64)? {
+        try db.queryOne("""
+            SELECT user_id, expires_at FROM auth_tokens WHERE token_hash = \(tokenHash) AND revoked_at IS NULL AND expires_at > \(now)
+            """).map { (try $0.decode("user_id"), try $0.decode("expires_at")) }
     }
 
     func revoke(tokenHash: String, at now: Int64, _ db: any SQLConnection) throws {

@@ -71,11 +71,17 @@ public struct CartService: Sendable {
                             moreForFreeDeliveryCents: coverage.zone?.moreForFreeDelivery(goodsCents: goods))
     }
 
-    /// Adds `quantity` of a SKU; a SKU already in the cart adds to its line.
+    /// Adds `quantity` of a SKU; a SKU already in the cart adds to its line. On PostgreSQL the
+    /// lock, the checks and the write are one statement on the server (`cart_add`), with the same
+    /// rules in the same order.
     public func add(_ sku: SKUID, quantity: Int, for user: UserID) throws -> Cart {
         try Self.validate(quantity, maxItems: maxItems)
         let now = clock.unixNow
         return try pool.write(durability: Self.durability) { db in
+            if db.dialect == .postgresql {
+                return Cart(lines: try store.addInOneStatement(sku, quantity: quantity, for: user, maxItems: maxItems,
+                                                               lockKey: Self.lockKey(user), at: now, db))
+            }
             try db.serialize(on: Self.lockKey(user))
             let (item, existing, total) = try store.adding(sku, for: user, db)
             guard let item, item.onSale else { throw CartError.skuNotFound }

@@ -30,15 +30,44 @@ struct CartStore {
             FROM cart_items c JOIN skus s ON s.id = c.sku_id JOIN products p ON p.id = s.product_id
             WHERE c.user_id = \(user) ORDER BY c.created_at DESC, c.id DESC
             """
-        return try (ending ? db.queryEnding(sql) : db.query(sql)).map { row in
-            let quantity: Int = try row.decode("quantity")
-            let stock: Int64 = try row.decode("stock")
-            return CartLine(id: try row.decode("id"), skuID: try row.decode("sku_id"),
-                            productID: try row.decode("product_id"), title: try row.decode("title"),
-                            skuName: try row.decode("sku_name"), coverURL: try row.decode("cover_url"),
-                            priceCents: try row.decode("price_cents"), quantity: quantity, selected: try row.decode("selected"),
-                            available: try row.decode("status", as: ProductStatus.self) == .onSale && stock >= Int64(quantity),
-                            stock: stock)
+        return try (ending ? db.queryEnding(sql) : db.query(sql)).map(Self.cartLine)
+    }
+
+    /// A row of `lines` (or of `cart_add`'s answer, which has the same columns) as the buyer sees it.
+    static func cartLine(_ row: Row) throws -> CartLine {
+        let quantity: Int = try row.decode("quantity")
+        let stock: Int64 = try row.decode("stock")
+        return CartLine(id: try row.decode("id"), skuID: try row.decode("sku_id"),
+                        productID: try row.decode("product_id"), title: try row.decode("title"),
+                        skuName: try row.decode("sku_name"), coverURL: try row.decode("cover_url"),
+                        priceCents: try row.decode("price_cents"), quantity: quantity, selected: try row.decode("selected"),
+                        available: try row.decode("status", as: ProductStatus.self) == .onSale && stock >= Int64(quantity),
+                        stock: stock)
+    }
+
+    /// PostgreSQL: the whole add in one statement (`cart_add`, migration 0046), sent as the
+    /// transaction's last with its commit (`queryEnding`): the buyer's lock (`lockKey`), the SKU's
+    /// sale status and stock, the buyer's line and total, the cap and stock checks, the write and
+    /// the cart read after it, in one round trip, the lock held only while the server runs it.
+    /// Answers the cart's lines, or throws the `CartError` the service's own checks would.
+    func addInOneStatement(_ sku: SKUID, quantity: Int, for user: UserID, maxItems: Int, lockKey: String,
+                           at now: Int64, _ db: any SQLConnection) throws -> [CartLine] {
+        let rows = try db.queryEnding("""
+            SELECT * FROM cart_add(CAST(\(lockKey) AS TEXT), \(user), \(sku), \(quantity), \(maxItems), \(now))
+            """)
+        guard let first = rows.first else { return [] }
+        switch try first.decode("outcome", as: String.self) {
+        case "added":
+            return try rows.map(Self.cartLine)
+        case "sku_not_found":
+            throw CartError.skuNotFound
+        case "limit_exceeded":
+            throw CartError.limitExceeded(max: maxItems)
+        case "out_of_stock":
+            throw CartError.outOfStock(skuID: sku, sku: SKULabel(title: try first.decode("title"), name: try first.decode("sku_name")),
+                                       available: try first.decode("stock"))
+        case let outcome:
+            throw RowDecodingError(table: nil, column: "outcome", value: .text(outcome), reason: "not an outcome of cart_add")
         }
     }
 

@@ -30,6 +30,7 @@ extension Config {
         .int("auth.argon2_iterations", \.auth.argon2Iterations, 1...100),
         .int("auth.max_concurrent_hashes", \.auth.maxConcurrentHashes, 0...256),
         .int("auth.hash_queue", \.auth.hashQueue, 0...100_000),
+        .int("auth.session_cache_ms", \.auth.sessionCacheMilliseconds, 0...1_000),
         .int("admin.token_lifetime_hours", \.admin.tokenLifetimeHours, 1...720),
         .int("orders.payment_timeout_minutes", \.orders.paymentTimeoutMinutes, 1...10_080),
         .int("orders.auto_complete_days", \.orders.autoCompleteDays, 1...365),

@@ -51,23 +51,96 @@ struct CartServiceTests {
         #expect(try fixture.cartRows(of: user).isEmpty)
     }
 
-    @Test func addingWaitsForTwoAnswersTheLastWithTheCommitAndClearingForNone() throws {
+    @Test func anAddIsOneStatementWithItsCommitOnPostgreSQLAndClearingWaitsForNone() throws {
         let (fixture, skus, user) = try Self.seeded()
         let (counted, database) = try fixture.counted()
         let sku = try #require(skus["A-1"])
-        // what the add needs (the SKU, the buyer's line of it, the cart's total) in one read, the write
-        // held to travel with the read of the cart after it, which carries the commit
+        // PostgreSQL: the lock, the checks, the write and the cart read are one call (cart_add), sent
+        // with the commit. SQLite: what the add needs in one read, the write, the cart read.
+        let postgres = fixture.pool.dialect == .postgresql
         for expected in [1, 2] {
             database.reset()
             let cart = try counted.carts.add(sku, quantity: 1, for: user)
             #expect(cart.lines.map(\.quantity) == [expected])
-            #expect(database.answered == 2)
+            #expect(database.statements == (postgres ? 1 : 3))
+            #expect(database.answered == (postgres ? 1 : 2))
             #expect(database.ending == 1)
         }
+        // a refused add is one statement too, and writes nothing
+        database.reset()
+        #expect(throws: CartError.limitExceeded(max: 99)) { try counted.carts.add(sku, quantity: 98, for: user) }
+        #expect(database.answered == (postgres ? 1 : 1))
         database.reset()
         #expect(try counted.carts.clear(for: user).lines.isEmpty)
         #expect(database.answered == 0)
         #expect(try fixture.cartRows(of: user).isEmpty)
+    }
+
+    /// The add reads the cart only once it holds the buyer's lock: a checkout (or any cart change)
+    /// holding the lock and filling the cart is seen by an add that waited for it.
+    @Test func anAddWaitsForTheBuyersLockAndSeesWhatItsHolderCommitted() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        let filler = try #require(skus["A-2"])
+        let added = try #require(skus["B-1"])
+        let pool = fixture.pool
+        let holding = DispatchSemaphore(value: 0)
+        let outcome = CartOutcomes()
+        race(2) { index in
+            if index == 0 {
+                do {
+                    try pool.write { db in
+                        try db.serialize(on: "cart:\(user)")
+                        try db.run("""
+                            INSERT INTO cart_items (user_id, sku_id, quantity, selected, created_at, updated_at)
+                            VALUES (\(user), \(filler), 95, 1, 0, 0)
+                            """)
+                        holding.signal()
+                        Thread.sleep(forTimeInterval: 0.3)
+                    }
+                } catch {
+                    outcome.record("holder: \(error)")
+                    holding.signal()
+                }
+                return
+            }
+            holding.wait()
+            do {
+                _ = try carts.add(added, quantity: 5, for: user)
+                outcome.record("added")
+            } catch CartError.limitExceeded(max: 99) {
+                outcome.record("limit")
+            } catch {
+                outcome.record("\(error)")
+            }
+        }
+        #expect(outcome.all == ["limit"])
+        #expect(try carts.cart(of: user).lines.map(\.quantity) == [95])
+    }
+
+    /// Each round: a SKU with 3 in stock, two threads each add 2 of it to one buyer's cart: one
+    /// line may hold at most the stock, so exactly one gets through.
+    @Test func twoRacingAddsOfOneSKUNeverTogetherPassItsStock() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        let low = try #require(skus["LOW-1"])
+        for round in 0..<15 {
+            _ = try carts.clear(for: user)
+            let outcomes = CartOutcomes()
+            race(2) { _ in
+                do {
+                    _ = try carts.add(low, quantity: 2, for: user)
+                    outcomes.record("added")
+                } catch CartError.outOfStock(skuID: low, sku: _, available: 3) {
+                    outcomes.record("stock")
+                } catch {
+                    outcomes.record("\(error)")
+                }
+            }
+            #expect(outcomes.count("added") == 1, "round \(round): \(outcomes.all)")
+            #expect(outcomes.count("stock") == 1, "round \(round): \(outcomes.all)")
+            #expect(try carts.cart(of: user).lines.map(\.quantity) == [2], "round \(round)")
+        }
     }
 
     // MARK: Adding and merging

@@ -25,7 +25,7 @@ struct ConfigTests {
         "verification.daily_limit_per_phone": "4", "verification.daily_limit_per_ip": "40",
         "auth.token_lifetime_days": "7", "auth.max_failures_per_phone": "6", "auth.max_failures_per_ip": "60",
         "auth.failure_window_seconds": "600", "auth.pepper": "prod-pepper", "auth.argon2_memory_kib": "65536",
-        "auth.argon2_iterations": "3", "auth.max_concurrent_hashes": "2", "auth.hash_queue": "9", "admin.token_lifetime_hours": "24",
+        "auth.argon2_iterations": "3", "auth.max_concurrent_hashes": "2", "auth.hash_queue": "9", "auth.session_cache_ms": "250", "admin.token_lifetime_hours": "24",
         "orders.payment_timeout_minutes": "15", "orders.auto_complete_days": "10", "orders.max_unpaid_per_user": "8",
         "orders.same_day_cutoff": "11:30", "orders.max_days_ahead": "14", "orders.closed_dates": "2026-12-25,2027-01-01",
         "orders.slot_capacity": "12", "orders.peak_dates": "08-22", "orders.peak_fee_cents": "3000",
