@@ -58,8 +58,9 @@ public struct Config: Sendable {
         /// Requests that may wait for hashing on a node; beyond them → 503 `busy`.
         public var hashQueue = 64
         /// How long a node answers a token from memory after reading it (`SessionCache`): a token
-        /// revoked elsewhere is refused by every node within this; 0 reads it on every request.
-        public var sessionCacheMilliseconds = 1_000
+        /// revoked elsewhere is refused by every node within this; 0 (the default) reads it on every
+        /// request, so a logout is refused everywhere at once.
+        public var sessionCacheMilliseconds = 0
 
         /// Argon2 computations at once on this node: `maxConcurrentHashes`, or half the cores.
         public var concurrentHashes: Int {

@@ -3,14 +3,15 @@ import ShopTestSupport
 import Testing
 @testable import ShopCore
 
-/// A node answers a token it read within `auth.session_cache_ms` from memory; a revocation made
-/// through it is refused at once, one made through another node within that time.
+/// With `auth.session_cache_ms` set (it is 0 by default), a node answers a token it read within
+/// that time from memory; a revocation made through it is refused at once, one made through
+/// another node within that time.
 @Suite("Accounts: tokens kept per node for at most a second")
 struct SessionCacheTests {
     let phone = "13800138000"
 
     @Test func aTokenReadOnceIsAnsweredWithoutAStatementUntilItsLifetimeEnds() throws {
-        let fixture = try TestShop()
+        let fixture = try TestShop { $0.auth.sessionCacheMilliseconds = 1_000 }
         let session = try fixture.register(phone)
         let (node, database) = try fixture.counted()
         #expect(try node.accounts.authenticate(token: session.token) == session.user.id)
@@ -24,7 +25,7 @@ struct SessionCacheTests {
     }
 
     @Test func aKeptTokenStillExpiresOnTheSecond() throws {
-        let fixture = try TestShop()
+        let fixture = try TestShop { $0.auth.sessionCacheMilliseconds = 1_000 }
         let session = try fixture.register(phone)
         fixture.clock.advance(by: 30 * 86_400 - 1)
         #expect(try fixture.accounts.authenticate(token: session.token) == session.user.id)
@@ -33,7 +34,7 @@ struct SessionCacheTests {
     }
 
     @Test func anUnknownTokenIsReadEveryTimeSoATokenIssuedOnAnotherNodeWorksAtOnce() throws {
-        let fixture = try TestShop()
+        let fixture = try TestShop { $0.auth.sessionCacheMilliseconds = 1_000 }
         let (node, database) = try fixture.counted()
         for _ in 0..<2 {
             #expect(throws: AccountError.unauthorized) { try node.accounts.authenticate(token: "not-a-token") }
@@ -45,7 +46,7 @@ struct SessionCacheTests {
     }
 
     @Test func aLogoutThroughThisNodeIsRefusedAtOnceAndThroughAnotherWithinTheLifetime() throws {
-        let fixture = try TestShop()
+        let fixture = try TestShop { $0.auth.sessionCacheMilliseconds = 1_000 }
         let first = try fixture.register(phone)
         let second = try fixture.login(phone)
         let other = try fixture.reopened { _ in }
@@ -68,7 +69,7 @@ struct SessionCacheTests {
     }
 
     @Test func aBanOrAResetThroughOneNodeReachesAnotherWithinTheLifetime() throws {
-        let fixture = try TestShop()
+        let fixture = try TestShop { $0.auth.sessionCacheMilliseconds = 1_000 }
         let banned = try fixture.register(phone)
         let reset = try fixture.register("13900139000")
         let other = try fixture.reopened { _ in }
@@ -96,6 +97,16 @@ struct SessionCacheTests {
         #expect(sessions.user(tokenHash: "h", at: 0) == nil)
         sessions.keep(tokenHash: "h", user: UserID(7), expiresAt: .max, readAfter: sessions.generation)
         #expect(sessions.user(tokenHash: "h", at: 0) == UserID(7))
+    }
+
+    @Test func byDefaultEveryRequestReadsItsTokenSoALogoutAnywhereIsRefusedEverywhereAtOnce() throws {
+        let fixture = try TestShop()
+        let session = try fixture.register(phone)
+        let other = try fixture.reopened { _ in }
+        #expect(other.accounts.sessions.lifetimeMilliseconds == 0)
+        #expect(try other.accounts.authenticate(token: session.token) == session.user.id)
+        try fixture.accounts.logout(token: session.token)
+        #expect(throws: AccountError.unauthorized) { try other.accounts.authenticate(token: session.token) }
     }
 
     @Test func noLifetimeKeepsNothingAndAFullCacheKeepsNoMore() throws {
