@@ -32,7 +32,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shoplab import ROOT, SHOP, json_lines, mockpay_headers, psql, psql_command, request  # noqa: E402
+from shoplab import ROOT, SHOP, json_lines, mockpay_headers, parsed_body, psql, psql_command, request, request_parts  # noqa: E402
 
 POOL_SIZE = 2
 THREADS = 8  # more request threads than pooled connections, so a stalled database fills the pool
@@ -148,13 +148,7 @@ class KeptConnection:
     def request(self, method, path, body=None, token=None, headers=None, timeout=15):
         if self.conn is None:
             self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        all_headers = dict(headers or {})
-        data = None
-        if body is not None:
-            data = body if isinstance(body, (bytes, bytearray)) else json.dumps(body).encode()
-            all_headers.setdefault("Content-Type", "application/json")
-        if token:
-            all_headers["Authorization"] = "Bearer " + token
+        data, all_headers = request_parts(body, token, headers)
         try:
             self.conn.request(method, path, body=data, headers=all_headers)
             response = self.conn.getresponse()
@@ -166,11 +160,7 @@ class KeptConnection:
         if response.will_close:
             self.conn.close()
             self.conn = None
-        try:
-            parsed = json.loads(raw) if raw else None
-        except ValueError:
-            parsed = raw.decode(errors="replace")
-        return response.status, parsed, dict(response.getheaders())
+        return response.status, parsed_body(raw), dict(response.getheaders())
 
 
 class Traffic:

@@ -186,26 +186,35 @@ def json_lines(path):
     return [json.loads(line.decode("utf-8")) for line in data.split(b"\n")[:-1]]
 
 
+def request_parts(body=None, token=None, headers=None):
+    """A request's body bytes and headers: a dict or list as JSON, bytes as they are, a bearer token."""
+    all_headers = dict(headers or {})
+    data = None
+    if body is not None:
+        data = body if isinstance(body, (bytes, bytearray)) else json.dumps(body).encode()
+        all_headers.setdefault("Content-Type", "application/json")
+    if token:
+        all_headers["Authorization"] = "Bearer " + token
+    return data, all_headers
+
+
+def parsed_body(raw):
+    """A response body as JSON, else as text, else None when empty."""
+    try:
+        return json.loads(raw) if raw else None
+    except ValueError:
+        return raw.decode(errors="replace")
+
+
 def request(port, method, path, body=None, token=None, headers=None, timeout=10, source=None):
     """One HTTP request to 127.0.0.1:port; returns (status, parsed JSON or text, headers)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
                                       source_address=(source, 0) if source else None)
     try:
-        all_headers = dict(headers or {})
-        data = None
-        if body is not None:
-            data = body if isinstance(body, (bytes, bytearray)) else json.dumps(body).encode()
-            all_headers.setdefault("Content-Type", "application/json")
-        if token:
-            all_headers["Authorization"] = "Bearer " + token
+        data, all_headers = request_parts(body, token, headers)
         conn.request(method, path, body=data, headers=all_headers)
         response = conn.getresponse()
-        raw = response.read()
-        try:
-            parsed = json.loads(raw) if raw else None
-        except ValueError:
-            parsed = raw.decode(errors="replace")
-        return response.status, parsed, dict(response.getheaders())
+        return response.status, parsed_body(response.read()), dict(response.getheaders())
     finally:
         conn.close()
 
