@@ -260,6 +260,9 @@ class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.Pa
         el = self.find(css_or_el) if isinstance(css_or_el, str) else css_or_el
         self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
         self.wait(lambda: el.is_enabled(), f"{css_or_el} to be enabled")
+        # Still, as a finger waits for it: chromedriver aims at the element's centre and then
+        # presses there, so an element that moves in between is missed without an error.
+        self.wait(lambda: self.rect(el) == (time.sleep(0.05) or self.rect(el)), f"{css_or_el} to stop moving")
         el.click()
         return el
 
@@ -418,6 +421,15 @@ class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.Pa
         card = self.product_card()
         self.click(card)
         self.find("#sku-list .sku.active")
+        # The page's fade-in must not move the fixed action bar: a transform on the page, even
+        # while it fades, makes the page the bar's containing block (the bar then jumps).
+        moved = self.d.execute_script(
+            "const name = getComputedStyle(document.querySelector('#view .page')).animationName;"
+            "const rules = [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules]);"
+            "return rules.filter((r) => r instanceof CSSKeyframesRule && r.name === name)"
+            ".flatMap((r) => [...r.cssRules]).some((frame) => frame.style.transform !== '');")
+        if moved:
+            raise StepFailure("the page's fade-in animates a transform, which moves the fixed action bar")
         self.click("#add-to-cart")
         self.wait(lambda: self.badge() == "1", "the cart badge to show 1")
 
