@@ -22,7 +22,11 @@ DURATION=${DURATION:-10}
 SKUS=${SKUS:-100000}
 ENGINES=${ENGINES:-sqlite,postgresql}
 ROUNDS=${ROUNDS:-2}
-HELLO_PORT=18191
+# Ports the kernel hands out free now (BENCH_PORT / HELLO_PORT pin them), so two benches on one
+# machine (helpers side by side) never answer each other's wrk; the metrics listener is off.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+HELLO_PORT=${HELLO_PORT:-$(free_port)}
+export SHOP_SERVER_METRICS_PORT=0
 THREADS=$((2 * $(nproc)))
 out=bench/out
 mkdir -p "$out"
@@ -269,10 +273,8 @@ PY
   unset STATEMENTS_URL
 }
 
-port=18190
 for engine in ${ENGINES//,/ }; do
-  bench_engine "$engine" $port
-  port=$((port + 2))
+  bench_engine "$engine" "${BENCH_PORT:-$(free_port)}"
 done
 
 {
