@@ -7,7 +7,8 @@ import SQL
 /// Cart changes commit with `Durability.processCrash`: a crash of the server keeps them, a power
 /// loss may lose the last moment's (the shopper adds the flowers again). A cart line is not
 /// money; checkout, which reads the cart, commits with full durability, and that commit makes
-/// every earlier cart change durable too.
+/// every earlier cart change durable too. On PostgreSQL each change is one call of a cart function
+/// (migrations 0046, 0047) that sets this durability for its own transaction (`writeAsOneCall`).
 public struct CartService: Sendable {
     let pool: any Database
     let maxItems: Int
@@ -77,11 +78,13 @@ public struct CartService: Sendable {
     public func add(_ sku: SKUID, quantity: Int, for user: UserID) throws -> Cart {
         try Self.validate(quantity, maxItems: maxItems)
         let now = clock.unixNow
-        return try pool.write(durability: Self.durability) { db in
-            if db.dialect == .postgresql {
-                return Cart(lines: try store.addInOneStatement(sku, quantity: quantity, for: user, maxItems: maxItems,
-                                                               lockKey: Self.lockKey(user), at: now, db))
+        if pool.dialect == .postgresql {
+            return try writeAsOneCall { db in
+                Cart(lines: try store.addInOneStatement(sku, quantity: quantity, for: user, maxItems: maxItems,
+                                                        lockKey: Self.lockKey(user), at: now, db))
             }
+        }
+        return try pool.write(durability: Self.durability) { db in
             try db.serialize(on: Self.lockKey(user))
             let (item, existing, total) = try store.adding(sku, for: user, db)
             guard let item, item.onSale else { throw CartError.skuNotFound }
@@ -99,10 +102,17 @@ public struct CartService: Sendable {
         }
     }
 
-    /// Sets a line's quantity and/or whether it is selected for checkout.
+    /// Sets a line's quantity and/or whether it is selected for checkout. On PostgreSQL one
+    /// statement on the server (`cart_update`), with the same rules in the same order.
     public func update(_ line: CartItemID, quantity: Int?, selected: Bool?, for user: UserID) throws -> Cart {
         if let quantity { try Self.validate(quantity, maxItems: maxItems) }
         let now = clock.unixNow
+        if pool.dialect == .postgresql {
+            return try writeAsOneCall { db in
+                Cart(lines: try store.updateInOneStatement(line, quantity: quantity, selected: selected, for: user,
+                                                           maxItems: maxItems, lockKey: Self.lockKey(user), at: now, db))
+            }
+        }
         return try pool.write(durability: Self.durability) { db in
             try db.serialize(on: Self.lockKey(user))
             guard let current = try store.line(line, of: user, db) else { throw CartError.lineNotFound }
@@ -121,18 +131,40 @@ public struct CartService: Sendable {
         }
     }
 
+    /// Removes one of the buyer's lines (another buyer's is not found). On PostgreSQL one
+    /// statement on the server (`cart_remove`).
     public func remove(_ line: CartItemID, for user: UserID) throws -> Cart {
-        try pool.write(durability: Self.durability) { db in
+        if pool.dialect == .postgresql {
+            return try writeAsOneCall { db in Cart(lines: try store.removeInOneStatement(line, of: user, db)) }
+        }
+        return try pool.write(durability: Self.durability) { db in
             guard try store.delete(line, of: user, db) else { throw CartError.lineNotFound }
             return Cart(lines: try store.lines(of: user, ending: true, db))
         }
     }
 
+    /// Empties the buyer's cart. On PostgreSQL one statement on the server (`cart_clear`).
     public func clear(for user: UserID) throws -> Cart {
-        try pool.write(durability: Self.durability) { db in
+        if pool.dialect == .postgresql {
+            return try writeAsOneCall { db in
+                try store.clearInOneStatement(user, db)
+                return Cart(lines: [])
+            }
+        }
+        return try pool.write(durability: Self.durability) { db in
             try store.clear(user, db)
             return Cart(lines: [])
         }
+    }
+
+    /// PostgreSQL: a cart change that is one call of a cart function (`cart_add`, `cart_update`,
+    /// `cart_remove`, `cart_clear`; migrations 0046 and 0047). Each function sets its own
+    /// transaction's durability first (`set_config('synchronous_commit', 'off', true)`: what
+    /// `durability`, `.processCrash`, asks of PostgreSQL), so the transaction asks for nothing
+    /// more: the pipeline is the call alone, run as its implicit transaction, one statement on
+    /// the server. A cart change stays exactly as durable as on SQLite's path.
+    private func writeAsOneCall<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try pool.write(durability: .powerLoss, body)
     }
 
     /// How durable a cart change is when it is acknowledged (see the type's comment).

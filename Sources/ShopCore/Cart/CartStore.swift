@@ -33,7 +33,8 @@ struct CartStore {
         return try (ending ? db.queryEnding(sql) : db.query(sql)).map(Self.cartLine)
     }
 
-    /// A row of `lines` (or of `cart_add`'s answer, which has the same columns) as the buyer sees it.
+    /// A row of `lines` (or of a cart function's answer, `cart_add` and its siblings, which have the
+    /// same columns) as the buyer sees it.
     static func cartLine(_ row: Row) throws -> CartLine {
         let quantity: Int = try row.decode("quantity")
         let stock: Int64 = try row.decode("stock")
@@ -45,29 +46,63 @@ struct CartStore {
                         stock: stock)
     }
 
-    /// PostgreSQL: the whole add in one statement (`cart_add`, migration 0046), sent as the
-    /// transaction's last with its commit (`queryEnding`): the buyer's lock (`lockKey`), the SKU's
-    /// sale status and stock, the buyer's line and total, the cap and stock checks, the write and
-    /// the cart read after it, in one round trip, the lock held only while the server runs it.
-    /// Answers the cart's lines, or throws the `CartError` the service's own checks would.
+    /// PostgreSQL: the whole add in one statement (`cart_add`, migrations 0046 and 0047), sent as
+    /// the transaction's last with its commit (`queryEnding`): its durability (`synchronous_commit`
+    /// off for its transaction), the buyer's lock (`lockKey`), the SKU's sale status and stock, the
+    /// buyer's line and total, the cap and stock checks, the write and the cart read after it, in
+    /// one round trip, the lock held only while the server runs it. Answers the cart's lines, or
+    /// throws the `CartError` the service's own checks would.
     func addInOneStatement(_ sku: SKUID, quantity: Int, for user: UserID, maxItems: Int, lockKey: String,
                            at now: Int64, _ db: any SQLConnection) throws -> [CartLine] {
-        let rows = try db.queryEnding("""
+        try Self.changedLines(db.queryEnding("""
             SELECT * FROM cart_add(CAST(\(lockKey) AS TEXT), \(user), \(sku), \(quantity), \(maxItems), \(now))
-            """)
+            """), done: "added", maxItems: maxItems)
+    }
+
+    /// PostgreSQL: a line's quantity and/or selection changed in one statement (`cart_update`,
+    /// migration 0047), sent with its commit as `addInOneStatement` is: its durability, the buyer's
+    /// lock, the owner check, the cap, sale status and stock checks of a raised quantity, the
+    /// write and the cart read. nil leaves that column as it is.
+    func updateInOneStatement(_ line: CartItemID, quantity: Int?, selected: Bool?, for user: UserID, maxItems: Int,
+                              lockKey: String, at now: Int64, _ db: any SQLConnection) throws -> [CartLine] {
+        try Self.changedLines(db.queryEnding("""
+            SELECT * FROM cart_update(CAST(\(lockKey) AS TEXT), \(user), \(line), CAST(\(quantity) AS BIGINT),
+                                      CAST(\(selected) AS SMALLINT), \(maxItems), \(now))
+            """), done: "updated", maxItems: maxItems)
+    }
+
+    /// PostgreSQL: the buyer's line removed and the cart read in one statement (`cart_remove`,
+    /// migration 0047) with its durability, sent with its commit.
+    func removeInOneStatement(_ line: CartItemID, of user: UserID, _ db: any SQLConnection) throws -> [CartLine] {
+        try Self.changedLines(db.queryEnding("SELECT * FROM cart_remove(\(user), \(line))"), done: "removed", maxItems: 0)
+    }
+
+    /// PostgreSQL: every line of the buyer removed in one statement (`cart_clear`, migration
+    /// 0047) with its durability, held to go with the commit (`runLater`).
+    func clearInOneStatement(_ user: UserID, _ db: any SQLConnection) throws {
+        try db.runLater("SELECT cart_clear(\(user))")
+    }
+
+    /// A cart function's answer: the cart's lines after the change (outcome `done`; none when the
+    /// change left the cart empty), or one row naming the refusal, thrown as the `CartError` the
+    /// service's own checks throw for it.
+    private static func changedLines(_ rows: [Row], done: String, maxItems: Int) throws -> [CartLine] {
         guard let first = rows.first else { return [] }
         switch try first.decode("outcome", as: String.self) {
-        case "added":
+        case done:
             return try rows.map(Self.cartLine)
+        case "line_not_found":
+            throw CartError.lineNotFound
         case "sku_not_found":
             throw CartError.skuNotFound
         case "limit_exceeded":
             throw CartError.limitExceeded(max: maxItems)
         case "out_of_stock":
-            throw CartError.outOfStock(skuID: sku, sku: SKULabel(title: try first.decode("title"), name: try first.decode("sku_name")),
+            throw CartError.outOfStock(skuID: try first.decode("sku_id"),
+                                       sku: SKULabel(title: try first.decode("title"), name: try first.decode("sku_name")),
                                        available: try first.decode("stock"))
         case let outcome:
-            throw RowDecodingError(table: nil, column: "outcome", value: .text(outcome), reason: "not an outcome of cart_add")
+            throw RowDecodingError(table: nil, column: "outcome", value: .text(outcome), reason: "not an outcome of a cart function")
         }
     }
 

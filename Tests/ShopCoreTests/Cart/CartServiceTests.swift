@@ -22,33 +22,81 @@ struct CartServiceTests {
         return (fixture, skus, user)
     }
 
-    /// A database that records the durability each write asked for, then runs it on `base`.
+    /// A database that records the durability each write asked for, then runs it on `base`. On
+    /// PostgreSQL it also records, after each cart function's call, the `synchronous_commit` its
+    /// transaction will commit with (the call runs as an ordinary statement there, so a reading
+    /// can follow it inside the transaction).
     final class DurabilityRecorder: Database, @unchecked Sendable {
         let base: any Database
         let asked = Outcomes<Durability>()
+        let synchronousCommit = Outcomes<String>()
         init(_ base: any Database) { self.base = base }
         var dialect: SQLDialect { base.dialect }
         func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try write(durability: .powerLoss, body) }
         func write<T>(durability: Durability, _ body: (any SQLConnection) throws -> T) throws -> T {
             asked.record(durability)
-            return try base.write(durability: durability, body)
+            return try base.write(durability: durability) { db in
+                try body(db.dialect == .postgresql ? SettingProbe(db, readings: synchronousCommit) : db)
+            }
         }
         func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try base.read(body) }
     }
 
+    /// A connection that runs a transaction's ending statement (`queryEnding`) and held writes
+    /// (`runLater`) at once, then reads `current_setting('synchronous_commit')` in the same transaction.
+    final class SettingProbe: SQLConnection {
+        let base: any SQLConnection
+        let readings: Outcomes<String>
+        init(_ base: any SQLConnection, readings: Outcomes<String>) {
+            self.base = base
+            self.readings = readings
+        }
+        var dialect: SQLDialect { base.dialect }
+        func run(_ sql: SQL) throws -> Int { try base.run(sql) }
+        func query(_ sql: SQL) throws -> [Row] { try base.query(sql) }
+        func queryOne(_ sql: SQL) throws -> Row? { try base.queryOne(sql) }
+        func execute(script: String) throws { try base.execute(script: script) }
+        func serialize(onKeys keys: [String]) throws { try base.serialize(onKeys: keys) }
+        func refreshStatistics(of tables: [String]) throws { try base.refreshStatistics(of: tables) }
+        func runLater(_ sql: SQL) throws {
+            try base.run(sql)
+            try read()
+        }
+        func queryEnding(_ sql: SQL) throws -> [Row] {
+            let rows = try base.query(sql)
+            try read()
+            return rows
+        }
+        private func read() throws {
+            readings.record(try base.scalar("SELECT current_setting('synchronous_commit')", as: String.self) ?? "?")
+        }
+    }
+
+    /// SQLite: each change asks for `.processCrash`. PostgreSQL: each change is one cart function
+    /// whose transaction asks for nothing, and the function itself turns `synchronous_commit` off
+    /// for that transaction (the server's default is on): the same durability, one statement.
     @Test func cartChangesCommitWithoutWaitingForTheDiskButKeepEveryRule() throws {
         let (fixture, skus, user) = try Self.seeded()
         let recorder = DurabilityRecorder(fixture.pool)
         let carts = CartService(pool: recorder, maxItems: 99, clock: fixture.shop.clock,
                                 couponAttempts: fixture.shop.couponAttempts)
+        let postgres = fixture.pool.dialect == .postgresql
         let cart = try carts.add(try #require(skus["A-1"]), quantity: 2, for: user)
         let line = try #require(cart.lines.first)
         _ = try carts.update(line.id, quantity: 3, selected: false, for: user)
         #expect(throws: CartError.self) { try carts.add(try #require(skus["LOW-1"]), quantity: 4, for: user) }
         _ = try carts.remove(line.id, for: user)
         _ = try carts.clear(for: user)
-        #expect(recorder.asked.all == Array(repeating: .processCrash, count: 5))
+        #expect(recorder.asked.all == Array(repeating: postgres ? .powerLoss : .processCrash, count: 5))
+        #expect(recorder.synchronousCommit.all == (postgres ? Array(repeating: "off", count: 5) : []))
         #expect(try fixture.cartRows(of: user).isEmpty)
+        if postgres {
+            // what a transaction that asks for nothing commits with when no cart function ran in it
+            let plain = try fixture.pool.write { db in
+                try db.scalar("SELECT current_setting('synchronous_commit')", as: String.self)
+            }
+            #expect(plain == "on")
+        }
     }
 
     @Test func anAddIsOneStatementWithItsCommitOnPostgreSQLAndClearingWaitsForNone() throws {
@@ -70,9 +118,56 @@ struct CartServiceTests {
         database.reset()
         #expect(throws: CartError.limitExceeded(max: 99)) { try counted.carts.add(sku, quantity: 98, for: user) }
         #expect(database.answered == (postgres ? 1 : 1))
+        // PostgreSQL: the clear is one call (cart_clear) held for the commit; SQLite: its DELETE
         database.reset()
         #expect(try counted.carts.clear(for: user).lines.isEmpty)
+        #expect(database.statements == 1)
         #expect(database.answered == 0)
+        #expect(try fixture.cartRows(of: user).isEmpty)
+    }
+
+    /// PostgreSQL: a quantity or selection change is one call (cart_update) and a removal one call
+    /// (cart_remove), each sent with the commit, refused or not. SQLite runs the service's steps.
+    @Test func aLineChangeOrRemovalIsOneStatementWithItsCommitOnPostgreSQL() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let (counted, database) = try fixture.counted()
+        let postgres = fixture.pool.dialect == .postgresql
+        let low = try #require(skus["LOW-1"])
+        _ = try counted.carts.add(try #require(skus["A-1"]), quantity: 1, for: user)
+        let line = try #require(try counted.carts.add(low, quantity: 1, for: user).lines.first)
+        #expect(line.skuID == low)
+        // (change, statements on SQLite, answered on SQLite): a raise reads the line, the total and the SKU
+        let changes: [(() throws -> Cart, Int, Int)] = [
+            ({ try counted.carts.update(line.id, quantity: 3, selected: nil, for: user) }, 5, 4),
+            ({ try counted.carts.update(line.id, quantity: 2, selected: nil, for: user) }, 3, 2),
+            ({ try counted.carts.update(line.id, quantity: nil, selected: false, for: user) }, 3, 3),
+            ({ try counted.carts.update(line.id, quantity: 1, selected: true, for: user) }, 4, 3),
+        ]
+        for (index, (change, sqliteStatements, sqliteAnswered)) in changes.enumerated() {
+            database.reset()
+            _ = try change()
+            #expect(database.statements == (postgres ? 1 : sqliteStatements), "change \(index)")
+            #expect(database.answered == (postgres ? 1 : sqliteAnswered), "change \(index)")
+            #expect(database.ending == 1, "change \(index)")
+        }
+        database.reset()
+        #expect(throws: CartError.outOfStock(skuID: low, sku: SKULabel(title: "花束FL-LOW", name: "规格LOW-1"), available: 3)) {
+            try counted.carts.update(line.id, quantity: 4, selected: nil, for: user)
+        }
+        #expect(database.statements == (postgres ? 1 : 3))
+        database.reset()
+        let after = try counted.carts.remove(line.id, for: user)
+        #expect(after.lines.map(\.skuID) == [skus["A-1"]])
+        #expect(database.statements == (postgres ? 1 : 2))
+        #expect(database.answered == (postgres ? 1 : 2))
+        #expect(database.ending == 1)
+        database.reset()
+        #expect(throws: CartError.lineNotFound) { try counted.carts.remove(line.id, for: user) }
+        #expect(database.statements == 1)
+        database.reset()
+        let last = try #require(after.lines.first)
+        #expect(try counted.carts.remove(last.id, for: user).lines.isEmpty)
+        #expect(database.statements == (postgres ? 1 : 2))
         #expect(try fixture.cartRows(of: user).isEmpty)
     }
 
@@ -212,6 +307,37 @@ struct CartServiceTests {
         #expect(try fixture.cartRows(of: user) == rowsBefore)
         // Up to the cap exactly is fine.
         #expect(try carts.update(line.id, quantity: 49, selected: nil, for: user).totalQuantity == 99)
+    }
+
+    /// A raised line is checked for the cap first, then its sale status, then its stock: the
+    /// first rule it breaks is the error, and nothing is written.
+    @Test func raisingALineChecksTheCapThenTheSaleStatusThenTheStock() throws {
+        let (fixture, skus, user) = try Self.seeded()
+        let carts = fixture.shop.carts
+        let low = try #require(skus["LOW-1"])
+        let lowLabel = SKULabel(title: "花束FL-LOW", name: "规格LOW-1")
+        _ = try carts.add(try #require(skus["A-1"]), quantity: 90, for: user)
+        let cart = try carts.add(low, quantity: 2, for: user)
+        let line = try #require(cart.lines.first { $0.skuID == low })
+        let rowsBefore = try fixture.cartRows(of: user)
+        fixture.clock.advance(by: 60)
+        // past the cap (90 + 10 > 99) and the stock (10 > 3): the cap
+        #expect(throws: CartError.limitExceeded(max: 99)) { try carts.update(line.id, quantity: 10, selected: false, for: user) }
+        // within the cap, past the stock
+        #expect(throws: CartError.outOfStock(skuID: low, sku: lowLabel, available: 3)) {
+            try carts.update(line.id, quantity: 5, selected: false, for: user)
+        }
+        try fixture.cartSeed([CartCatalogRow(product: "FL-LOW", sku: "LOW-1", price: "5.00", stock: 3, status: "off_sale")])
+        // off sale: still the cap past it, then not found before the stock
+        #expect(throws: CartError.limitExceeded(max: 99)) { try carts.update(line.id, quantity: 10, selected: nil, for: user) }
+        #expect(throws: CartError.skuNotFound) { try carts.update(line.id, quantity: 5, selected: nil, for: user) }
+        #expect(throws: CartError.skuNotFound) { try carts.update(line.id, quantity: 3, selected: nil, for: user) }
+        #expect(try fixture.cartRows(of: user) == rowsBefore)
+        // lowering it, or selecting it, needs none of them
+        let lowered = try carts.update(line.id, quantity: 1, selected: false, for: user)
+        #expect(lowered.lines.first { $0.id == line.id }?.quantity == 1)
+        #expect(lowered.lines.first { $0.id == line.id }?.selected == false)
+        #expect(lowered.totalQuantity == 91)
     }
 
     @Test func loweringALineIsAlwaysAllowed() throws {
