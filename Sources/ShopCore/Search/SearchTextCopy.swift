@@ -113,6 +113,12 @@ extension SearchTextCopy.Texts {
         let none: UInt8
     }
 
+    /// Whether the folded `text` holds a byte that no on-sale product's text holds: nothing
+    /// matches it, whatever its filters (an emoji, a script the catalogue does not use).
+    func holdsAbsentByte(_ text: String) -> Bool {
+        text.utf8.contains { byteCounts[Int($0)] == 0 }
+    }
+
     /// The relevance tiers' sizes (`ProductSearch.tiers(named:)` order) of the folded `text`
     /// among all on-sale products; nil when `denseMatches` leaves the text to the indexes.
     func denseCounts(of text: String, named: [CategoryID]) -> [Int]? {

@@ -46,7 +46,7 @@ struct SearchCopyRankingTests {
     /// that 0–100 in a shuffled order), every 13th off sale; a third in category 礼盒 (whose name is also in some descriptions), a third in 花束.
     static func line(_ number: Int) -> CatalogLine {
         CatalogLine(product: String(format: "R%03d", number), sku: String(format: "R%03d-1", number),
-                    title: "花束 No.\(number)", subtitle: number % 40 == 0 ? "礼盒 No.\(number)" : "送朋友",
+                    title: "花束 No.\(number)", subtitle: number % 40 == 0 ? "礼盒 No.\(number)" : number == 7 ? "送朋友🌹" : "送朋友",
                     category: ["花束/玫瑰", "礼盒", "绿植"][number % 3],
                     description: number % 4 == 0 ? "精选礼盒。养护：每天换水" : "精选。养护：每天换水",
                     status: number % 13 == 0 ? "off_sale" : "on_sale")
@@ -114,6 +114,28 @@ struct SearchCopyRankingTests {
         } else {
             #expect(engine.rankings == 0)
         }
+    }
+
+    /// A query with a byte no on-sale text holds (🌷) finds nothing, counted without the index;
+    /// one whose bytes the texts hold (🌹) is searched.
+    @Test func aQueryWithAByteNoTextHoldsFindsNothing() throws {
+        let fixture = try shop()
+        let oracle = try SearchOracle(fixture)
+        let version = try fixture.pool.read { db in try CatalogChanges().indexVersion(db) }
+        let withCopy = ProductSearch(totals: SearchTotals(), engine: TestDatabase.search)
+        try fixture.pool.read { db in try withCopy.texts.prepare(at: version, db) }
+        let texts = try #require(withCopy.texts.texts(at: version))
+        let withoutCopy = ProductSearch(totals: SearchTotals(), engine: TestDatabase.search)
+        for query in ["🌷", "No🌷", "’🌹No'‘🌷", "🌹", "友🌹", "no.7", "礼盒🌷", "Привет"] {
+            #expect(texts.holdsAbsentByte(SearchText.fold(query)) == (query.contains("🌷") || query == "Привет"), "\(query)")
+            let expected = oracle.codes(query)
+            for search in [withCopy, withoutCopy] {
+                let found = try pages(query, perPage: 20, search, fixture)
+                #expect(found.codes == expected, "\(query)")
+                #expect(found.totals == [expected.count], "\(query)")
+            }
+        }
+        #expect(oracle.codes("🌹").count == 1 && oracle.codes("友🌹").count == 1)
     }
 
     /// A category's name, shorter than three characters, is counted from the copy (tier by
