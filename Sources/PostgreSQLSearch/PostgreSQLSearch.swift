@@ -120,6 +120,17 @@ public struct PostgreSQLSearch: SearchEngine {
         nil
     }
 
+    /// The ids as one array parameter, joined to `products` by its key: PostgreSQL plans `p.id =
+    /// ANY (…)` with `ORDER BY p.sales` as a walk of the best sellers that checks each against the
+    /// array, and the matches of `No.4` (1,111 among 25,000) are the least sold: 20,000 rows walked.
+    public func ranking(_ ids: [ProductID], order: SQL, offset: Int, limit: Int) -> SQL? {
+        let array = "{" + ids.map { String($0.rawValue) }.joined(separator: ",") + "}"
+        return """
+            SELECT p.id FROM unnest(CAST(\(array) AS bigint[])) AS m(id) JOIN products p ON p.id = m.id
+            WHERE p.status = \(ProductStatus.onSale) ORDER BY \(order) LIMIT \(limit) OFFSET \(offset)
+            """
+    }
+
     public var foldedName: SQL { "search_fold(name)" }
     public var foldedTitle: SQL { "search_fold(title) COLLATE \"C\"" }
     public var titlesByFoldedTitle: SQL { "products" }

@@ -100,6 +100,9 @@ public struct SQLiteSearch: SearchEngine {
         return "SELECT p.id FROM products p INDEXED BY products_by_sales WHERE \(all) ORDER BY p.sales DESC, p.id DESC LIMIT \(limit) OFFSET \(offset)"
     }
 
+    /// SQLite walks the best sellers' index against the FTS matches (`bestSellersWalk`).
+    public func ranking(_ ids: [ProductID], order: SQL, offset: Int, limit: Int) -> SQL? { nil }
+
     public var foldedName: SQL { "lower(name)" }
     public var foldedTitle: SQL { "lower(title)" }
     /// (Without statistics SQLite prefers the status index and folds every title: name the index.)

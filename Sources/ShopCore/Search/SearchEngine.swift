@@ -36,6 +36,10 @@ public protocol SearchEngine: Sendable {
     /// page, given the other `conditions` on `p`; nil where the engine plans that badly (the tier
     /// is then ranked from the index).
     func bestSellersWalk(of match: SearchMatch, in scope: SearchMatch.Scope, conditions: [SQL], offset: Int, limit: Int) -> SQL?
+    /// A query for the ids of these on-sale products ranked by `order` on `p`, `offset ..< offset +
+    /// limit` of them, each product looked up by its id (a tier's matches as the in-memory copy of
+    /// the texts finds them); nil where the engine's walk of the best sellers serves better.
+    func ranking(_ ids: [ProductID], order: SQL, offset: Int, limit: Int) -> SQL?
 
     /// A category's `name`, folded as search folds.
     var foldedName: SQL { get }

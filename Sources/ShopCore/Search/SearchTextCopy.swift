@@ -20,7 +20,9 @@ import Synchronization
 final class SearchTextCopy: Sendable {
     /// The texts at one version.
     struct Texts: Sendable {
-        /// Each on-sale product's category, by position (products in id order).
+        /// Each on-sale product's id, by position (products in id order).
+        let ids: [ProductID]
+        /// Each on-sale product's category, by position.
         let categories: [Int64]
         /// Per field, in `SearchMatch.Field` order.
         let fields: [Field]
@@ -71,14 +73,17 @@ final class SearchTextCopy: Sendable {
         let onSale = try db.scalarInt("SELECT COUNT(*) FROM products WHERE status = \(ProductStatus.onSale)") ?? 0
         var texts: Texts?
         if onSale <= Self.maxProducts {
+            var ids: [ProductID] = []
             var categories: [Int64] = []
             var fields = [Texts.Field](repeating: Texts.Field(), count: SearchMatch.Field.allCases.count)
+            ids.reserveCapacity(Int(onSale))
             categories.reserveCapacity(Int(onSale))
             for index in fields.indices { fields[index].ends.reserveCapacity(Int(onSale)) }
             for row in try db.query("""
-                SELECT category_id, title, subtitle, description FROM products
+                SELECT id, category_id, title, subtitle, description FROM products
                 WHERE status = \(ProductStatus.onSale) ORDER BY id
                 """) {
+                ids.append(try row.decode("id"))
                 categories.append(try row.decode("category_id"))
                 for field in SearchMatch.Field.allCases {
                     let text: String = try row.decode(field.column)
@@ -91,7 +96,7 @@ final class SearchTextCopy: Sendable {
             for field in fields {
                 for byte in field.bytes { byteCounts[Int(byte)] += 1 }
             }
-            texts = Texts(categories: categories, fields: fields, byteCounts: byteCounts)
+            texts = Texts(ids: ids, categories: categories, fields: fields, byteCounts: byteCounts)
         }
         state.withLock { state in
             state.version = version
@@ -101,12 +106,30 @@ final class SearchTextCopy: Sendable {
 }
 
 extension SearchTextCopy.Texts {
+    /// Each on-sale product's first field (`SearchMatch.Field` order) holding a folded text, by
+    /// position; `none` where no field holds it.
+    struct Matches: Sendable {
+        let first: [UInt8]
+        let none: UInt8
+    }
+
+    /// Whether the folded `text` holds a byte that no on-sale product's text holds: nothing
+    /// matches it, whatever its filters (an emoji, a script the catalogue does not use).
+    func holdsAbsentByte(_ text: String) -> Bool {
+        text.utf8.contains { byteCounts[Int($0)] == 0 }
+    }
+
     /// The relevance tiers' sizes (`ProductSearch.tiers(named:)` order) of the folded `text`
-    /// among all on-sale products; nil when the text is shorter than three characters (the
-    /// indexes count those from their entries), when a sample says the indexes have few
-    /// candidates to check for it (they then count it for less), or when it holds a control
-    /// character (the zero byte between products).
+    /// among all on-sale products; nil when `denseMatches` leaves the text to the indexes.
     func denseCounts(of text: String, named: [CategoryID]) -> [Int]? {
+        denseMatches(of: text).map { tiers(of: $0, named: named) }
+    }
+
+    /// The matches of the folded `text` when the indexes would check many candidates for it; nil
+    /// when the text is shorter than three characters (the indexes count those from their
+    /// entries), when a sample says the indexes have few candidates to check for it (they then
+    /// count it for less), or when it holds a control character (the zero byte between products).
+    func denseMatches(of text: String) -> Matches? {
         let scalars = Array(text.unicodeScalars)
         guard scalars.count >= 3, !scalars.contains(where: { $0.value < 0x20 }), count > 0 else { return nil }
         // What the indexes find as candidates, about: products holding each of up to four of its
@@ -131,13 +154,19 @@ extension SearchTextCopy.Texts {
         }
         let sampleSize = (count + SearchTextCopy.sampleStride - 1) / SearchTextCopy.sampleStride
         guard sampled > 0, sampled * SearchTextCopy.denseShare >= sampleSize else { return nil }
+        return matches(of: text)
+    }
 
+    /// The matches of the folded `text` (one pass over each field's bytes, a few ms at most over
+    /// the bench's 25,000 products); nil when it is empty or holds a control character.
+    func matches(of text: String) -> Matches? {
+        guard !text.isEmpty, !text.unicodeScalars.contains(where: { $0.value < 0x20 }) else { return nil }
         let needle = Array(text.utf8)
         let rare = rarest(needle)
-        return needle.withUnsafeBytes { needle -> [Int]? in
-            // Each product's first field holding the text (3: none), one pass over each field.
-            let none = UInt8(fields.count)
-            var first = [UInt8](repeating: none, count: count)
+        let none = UInt8(fields.count)
+        var first = [UInt8](repeating: none, count: count)
+        needle.withUnsafeBytes { needle in
+            // Each product's first field holding the text, one pass over each field.
             for (field, texts) in fields.enumerated() {
                 texts.bytes.withUnsafeBytes { haystack in
                     var product = 0
@@ -149,14 +178,31 @@ extension SearchTextCopy.Texts {
                     }
                 }
             }
-            let isNamed = Set(named.map(\.rawValue))
-            var tiers = [Int](repeating: 0, count: isNamed.isEmpty ? fields.count : 2 * fields.count)
-            for (product, field) in first.enumerated() where field != none {
-                let other = !isNamed.isEmpty && !isNamed.contains(categories[product])
-                tiers[Int(field) + (other ? fields.count : 0)] += 1
-            }
-            return tiers
         }
+        return Matches(first: first, none: none)
+    }
+
+    /// The relevance tiers' sizes (`ProductSearch.tiers(named:)` order) of `matches`.
+    func tiers(of matches: Matches, named: [CategoryID]) -> [Int] {
+        let isNamed = Set(named.map(\.rawValue))
+        var tiers = [Int](repeating: 0, count: isNamed.isEmpty ? fields.count : 2 * fields.count)
+        for (product, field) in matches.first.enumerated() where field != matches.none {
+            let other = !isNamed.isEmpty && !isNamed.contains(categories[product])
+            tiers[Int(field) + (other ? fields.count : 0)] += 1
+        }
+        return tiers
+    }
+
+    /// The ids of the products of `matches` in `tier` (in id order), given the categories the query names.
+    func ids(of matches: Matches, in tier: ProductSearch.Tier, named: [CategoryID]) -> [ProductID] {
+        let isNamed = Set(named.map(\.rawValue))
+        var ids: [ProductID] = []
+        for (product, field) in matches.first.enumerated() where field != matches.none {
+            if case .field(let wanted) = tier.scope, wanted.rawValue != Int(field) { continue }
+            if let inNamed = tier.named, !isNamed.isEmpty, isNamed.contains(categories[product]) != inNamed { continue }
+            ids.append(self.ids[product])
+        }
+        return ids
     }
 
     /// Where in `needle` its byte that the texts hold least often is: where a search stops to compare.
