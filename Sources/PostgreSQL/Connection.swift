@@ -16,7 +16,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     let handle: OpaquePointer
     /// Statements prepared on this session, by text and parameter types: the server parses and
     /// plans each once, not on every call. Session state: a `reset()` forgets them.
-    private var preparedNames: [PreparedKey: String] = [:]
+    private var preparedNames: [PreparedKey: Prepared] = [:]
     private var preparedCount = 0
     /// Past this many, the session's statements are dropped (`DEALLOCATE ALL`) and prepared again
     /// as they come: one-off texts cannot grow the cache without bound.
@@ -94,7 +94,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// Runs a script of one or more statements without parameters (migrations, schema). Unless
     /// the script has its own BEGIN/COMMIT, the server runs it as one implicit transaction.
     public func execute(script: String) throws {
-        if !held.isEmpty { PQclear(try sendHeld(then: nil)) }
+        if !held.isEmpty { PQclear(try sendHeld(then: nil)?.result) }
         let result = PQexec(handle, script)
         defer { PQclear(result) }
         try check(result, sql: script)
@@ -119,16 +119,16 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// Runs a statement; answers the number of rows it changed (`PQcmdTuples`).
     @discardableResult
     public func run(_ sql: SQL) throws -> Int {
-        let result = try execute(sql)
+        let (result, _) = try execute(sql)
         defer { PQclear(result) }
         return Int(String(cString: PQcmdTuples(result))) ?? 0
     }
 
     /// All rows of a query.
     public func query(_ sql: SQL) throws -> [Row] {
-        let result = try execute(sql)
+        let (result, prepared) = try execute(sql)
         defer { PQclear(result) }
-        return ResultRows(result).all()
+        return ResultRows(result, description: prepared?.resultColumns).all()
     }
 
     /// The rows of each query, sent together with anything held in one pipeline: one round trip
@@ -136,8 +136,8 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     public func queries(_ statements: [SQL]) throws -> [[Row]] {
         guard statements.count > 1 else { return try statements.map { try query($0) } }
         let results = try sendHeld(then: statements.map { Held.statement($0) })
-        defer { results.forEach { PQclear($0) } }
-        return results.map { ResultRows($0).all() }
+        defer { results.forEach { PQclear($0.result) } }
+        return results.map { ResultRows($0.result, description: $0.prepared?.resultColumns).all() }
     }
 
     /// The rows of the transaction's last query, sent with anything held and its `COMMIT` in one
@@ -149,15 +149,15 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         guard beginHeld || isInTransaction else { return try query(sql) }
         endedEarly = true
         let results = try sendHeld(then: [.statement(sql), .command("COMMIT")])
-        defer { results.forEach { PQclear($0) } }
-        return ResultRows(results[0]).all()
+        defer { results.forEach { PQclear($0.result) } }
+        return ResultRows(results[0].result, description: results[0].prepared?.resultColumns).all()
     }
 
     /// The first row of a query, or nil.
     public func queryOne(_ sql: SQL) throws -> Row? {
-        let result = try execute(sql)
+        let (result, prepared) = try execute(sql)
         defer { PQclear(result) }
-        return ResultRows(result).first()
+        return ResultRows(result, description: prepared?.resultColumns).first()
     }
 
     /// Bytes of COPY data sent per `PQputCopyData` call: large enough that the calls cost nothing,
@@ -175,7 +175,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         let sql = "COPY \(Self.quotedIdentifier(table)) (\(columns.map(Self.quotedIdentifier).joined(separator: ", "))) FROM STDIN"
         // The transaction's BEGIN (and anything else held) must reach the server first, or the
         // rows would be copied outside the transaction, committed whatever it does next.
-        if !held.isEmpty { PQclear(try sendHeld(then: nil)) }
+        if !held.isEmpty { PQclear(try sendHeld(then: nil)?.result) }
         let start = PQexec(handle, sql)
         let status = start.map(PQresultStatus)
         if status != PGRES_COPY_IN {
@@ -289,7 +289,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
             beginHeld = false
             return
         }
-        PQclear(try sendHeld(then: .command("COMMIT")))
+        PQclear(try sendHeld(then: .command("COMMIT"))?.result)
     }
 
     /// Ends a transaction left open, so the connection goes back to its pool clean; what was held
@@ -303,19 +303,19 @@ public final class Connection: SQLConnection, SQLBulkCopying {
 
     /// Sends the statement with its values bound as `$1…`, through the session's prepared
     /// statement for its text (prepared on first use); answers the successful result, which the
-    /// caller clears.
-    private func execute(_ sql: SQL) throws -> OpaquePointer {
+    /// caller clears, with the prepared statement that gave it.
+    private func execute(_ sql: SQL) throws -> Answer {
         precondition(!endedEarly, "nothing runs in a transaction after its queryEnding")
         if !held.isEmpty {
-            guard let result = try sendHeld(then: .statement(sql)) else { preconditionFailure("a pipeline answers its last statement") }
-            return result
+            guard let answer = try sendHeld(then: .statement(sql)) else { preconditionFailure("a pipeline answers its last statement") }
+            return answer
         }
         let (text, values) = sql.render { "$\($0)" }
         let parameters = Parameters(values)
         defer { parameters.deallocate() }
-        let name = try preparedName(text, types: parameters.types)
+        let prepared = try preparedStatement(text, types: parameters.types)
         let result = parameters.values.withUnsafeBufferPointer { pointers in
-            PQexecPrepared(handle, name, Int32(values.count), pointers.baseAddress,
+            PQexecPrepared(handle, prepared.name, Int32(values.count), pointers.baseAddress,
                            parameters.lengths, parameters.formats, 0)
         }
         do {
@@ -325,14 +325,17 @@ public final class Connection: SQLConnection, SQLBulkCopying {
             throw error
         }
         guard let result else { preconditionFailure("check throws for a missing result") }
-        return result
+        return (result, prepared)
     }
 
-    /// The name of this session's prepared statement for `text` with parameters of `types`,
-    /// preparing it (`PQprepare`) the first time.
-    private func preparedName(_ text: String, types: [Oid]) throws -> String {
+    /// A result and the prepared statement that answered it (nil for a command sent as text).
+    private typealias Answer = (result: OpaquePointer, prepared: Prepared?)
+
+    /// This session's prepared statement for `text` with parameters of `types`, preparing it
+    /// (`PQprepare`) the first time.
+    private func preparedStatement(_ text: String, types: [Oid]) throws -> Prepared {
         let key = PreparedKey(text: text, types: types)
-        if let name = preparedNames[key] { return name }
+        if let prepared = preparedNames[key] { return prepared }
         if preparedNames.count >= Self.maxPreparedStatements {
             try execute(script: "DEALLOCATE ALL")
             preparedNames.removeAll()
@@ -342,8 +345,9 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         let result = PQprepare(handle, name, text, Int32(types.count), types)
         defer { PQclear(result) }
         try check(result, sql: text)
-        preparedNames[key] = name
-        return name
+        let prepared = Prepared(name: name)
+        preparedNames[key] = prepared
+        return prepared
     }
 
     // MARK: held statements, sent in one pipeline with the next that needs an answer
@@ -377,7 +381,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// answers the last statement's result, which the caller clears, or throws the first failure.
     /// When the pipeline begins the transaction and finds the connection broken, nothing of the
     /// transaction has run: it reconnects once and sends it again.
-    private func sendHeld(then last: Held?) throws -> OpaquePointer? {
+    private func sendHeld(then last: Held?) throws -> Answer? {
         try sendHeld(then: last.map { [$0] } ?? []).last
     }
 
@@ -390,7 +394,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// sync (libpq's pipeline mode), READ COMMITTED on a server whose default it is. The server
     /// then has two statements fewer to parse and run for the same outcome (a cart change: its
     /// statement alone, with `set_config` for its durability). The `COMMIT` then has no answer.
-    private func sendHeld(then lasts: [Held]) throws -> [OpaquePointer] {
+    private func sendHeld(then lasts: [Held]) throws -> [Answer] {
         var statements = held + lasts
         var answering = lasts.count
         if beginHeld, wholeMayRunImplicitly, case .command("COMMIT")? = lasts.last {
@@ -414,8 +418,8 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// One pipeline: every statement sent (those new to the session prepared first), one sync, the
     /// answers read in order, the last `answering` kept. After a failure the server skips the rest
     /// up to the sync (`PGRES_PIPELINE_ABORTED`); the first failure is thrown.
-    private func pipeline(_ statements: [Held], answering: Int) throws -> [OpaquePointer] {
-        var sends: [(text: String, name: String?, parameters: Parameters?)] = []
+    private func pipeline(_ statements: [Held], answering: Int) throws -> [Answer] {
+        var sends: [(text: String, prepared: Prepared?, parameters: Parameters?)] = []
         defer { sends.forEach { $0.parameters?.deallocate() } }
         for statement in statements {
             switch statement {
@@ -425,7 +429,7 @@ public final class Connection: SQLConnection, SQLBulkCopying {
                 let (text, values) = sql.render { "$\($0)" }
                 let parameters = Parameters(values)
                 sends.append((text, nil, parameters))
-                sends[sends.count - 1].name = try preparedName(text, types: parameters.types)
+                sends[sends.count - 1].prepared = try preparedStatement(text, types: parameters.types)
             }
         }
         guard PQenterPipelineMode(handle) == 1 else {
@@ -433,9 +437,9 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         }
         for send in sends {
             let sent: Int32
-            if let name = send.name, let parameters = send.parameters {
+            if let prepared = send.prepared, let parameters = send.parameters {
                 sent = parameters.values.withUnsafeBufferPointer { pointers in
-                    PQsendQueryPrepared(handle, name, Int32(parameters.values.count), pointers.baseAddress,
+                    PQsendQueryPrepared(handle, prepared.name, Int32(parameters.values.count), pointers.baseAddress,
                                         parameters.lengths, parameters.formats, 0)
                 }
             } else {
@@ -445,11 +449,11 @@ public final class Connection: SQLConnection, SQLBulkCopying {
         }
         guard PQpipelineSync(handle) == 1 else { throw brokenPipeline(sql: nil) }
         var failure: Error?
-        var kept: [OpaquePointer] = []
+        var kept: [Answer] = []
         var aborted = false
         for (index, send) in sends.enumerated() {
             guard let result = PQgetResult(handle) else {
-                kept.forEach { PQclear($0) }
+                kept.forEach { PQclear($0.result) }
                 throw brokenPipeline(sql: send.text)
             }
             while let extra = PQgetResult(handle) { PQclear(extra) }
@@ -465,20 +469,20 @@ public final class Connection: SQLConnection, SQLBulkCopying {
                 PQclear(result)
                 continue
             }
-            if index >= sends.count - answering { kept.append(result) } else { PQclear(result) }
+            if index >= sends.count - answering { kept.append((result, send.prepared)) } else { PQclear(result) }
         }
         guard let sync = PQgetResult(handle) else {
-            kept.forEach { PQclear($0) }
+            kept.forEach { PQclear($0.result) }
             throw brokenPipeline(sql: nil)
         }
         let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
         PQclear(sync)
         guard synced, PQexitPipelineMode(handle) == 1 else {
-            kept.forEach { PQclear($0) }
+            kept.forEach { PQclear($0.result) }
             throw brokenPipeline(sql: nil)
         }
         if failure != nil || aborted {
-            kept.forEach { PQclear($0) }
+            kept.forEach { PQclear($0.result) }
             throw failure ?? PostgreSQLError(sqlstate: nil, message: "a pipeline was aborted without a failure",
                                              connectionBroken: !isHealthy)
         }
@@ -516,6 +520,16 @@ public final class Connection: SQLConnection, SQLBulkCopying {
     /// libpq's last message about the connection, one line.
     private static func message(of connection: OpaquePointer) -> String {
         String(cString: PQerrorMessage(connection)).trimmingTrailingNewlines()
+    }
+}
+
+/// A statement prepared on the session: its name, and its results' columns once seen.
+private final class Prepared {
+    let name: String
+    let resultColumns = ResultDescription()
+
+    init(name: String) {
+        self.name = name
     }
 }
 

@@ -61,35 +61,50 @@ struct Parameters {
 }
 
 /// The rows of a `PGresult` in text format, copied out and decoded by each column's type.
+/// The column names of one prepared statement's results, read from its first result that has
+/// rows and shared by the later ones: a result's names are then not read and hashed again on
+/// every call. Belongs to one connection, used by one thread at a time.
+final class ResultDescription {
+    var columns: ColumnIndex?
+    var types: [Oid] = []
+}
+
 struct ResultRows {
     private let result: OpaquePointer
     private let count: Int32
     private let fields: Int32
+    /// The columns of the prepared statement that answered, kept from its earlier results.
+    private let description: ResultDescription?
 
-    init(_ result: OpaquePointer) {
+    init(_ result: OpaquePointer, description: ResultDescription? = nil) {
         self.result = result
         count = PQntuples(result)
         fields = PQnfields(result)
+        self.description = description
     }
 
     func all() -> [Row] {
         guard count > 0 else { return [] }
-        let columns = columnIndex()
-        let types = columnTypes()
+        let (columns, types) = described()
         return (0..<count).map { row($0, columns: columns, types: types) }
     }
 
     func first() -> Row? {
         guard count > 0 else { return nil }
-        return row(0, columns: columnIndex(), types: columnTypes())
+        let (columns, types) = described()
+        return row(0, columns: columns, types: types)
     }
 
-    private func columnIndex() -> ColumnIndex {
-        ColumnIndex(names: (0..<fields).map { String(cString: PQfname(result, $0)) })
-    }
-
-    private func columnTypes() -> [Oid] {
-        (0..<fields).map { PQftype(result, $0) }
+    /// The names and types of the result's columns: those its statement's earlier results had
+    /// when they are the same in number and types (a prepared statement's result columns do not
+    /// change: the server refuses to run it rather than change them), else read and kept.
+    private func described() -> (ColumnIndex, [Oid]) {
+        let types = (0..<fields).map { PQftype(result, $0) }
+        if let description, let columns = description.columns, description.types == types { return (columns, types) }
+        let columns = ColumnIndex(names: (0..<fields).map { String(cString: PQfname(result, $0)) })
+        description?.columns = columns
+        description?.types = types
+        return (columns, types)
     }
 
     private func row(_ index: Int32, columns: ColumnIndex, types: [Oid]) -> Row {

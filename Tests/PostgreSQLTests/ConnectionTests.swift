@@ -217,6 +217,33 @@ struct PreparedStatementTests {
         }
     }
 
+    /// A prepared statement's column names are read from its first result with rows and kept for
+    /// its later ones: each statement's rows keep their own names, however the calls interleave,
+    /// and whether they come alone, in a pipeline or with the commit.
+    @Test func eachStatementsRowsKeepTheirOwnColumnNamesCallAfterCall() throws {
+        try withSchema { url in
+            let db = try Connection(url: url)
+            try db.execute(script: "CREATE TABLE p (n int8, t text); INSERT INTO p VALUES (1, 'one'), (2, 'two')")
+            func ab(_ n: Int64) -> SQL { "SELECT n AS a, t AS b FROM p WHERE n = \(n)" }
+            func cd(_ n: Int64) -> SQL { "SELECT n AS c, t AS d FROM p WHERE n = \(n)" }
+            #expect(try db.query(ab(3)).isEmpty)
+            for n: Int64 in [1, 2, 1] {
+                let one = try #require(try db.queryOne(ab(n)))
+                #expect(try one.decode("a", as: Int64.self) == n && !one.has("c"))
+                let other = try #require(try db.query(cd(n)).first)
+                #expect(try other.decode("c", as: Int64.self) == n && other.decode("d", as: String.self) == (n == 1 ? "one" : "two"))
+                #expect(!other.has("a") && !other.has("b"))
+            }
+            let (piped, ending) = try db.transaction { db in
+                let piped = try db.queries([cd(2), ab(2)])
+                return (piped, try db.queryEnding(ab(1)))
+            }
+            #expect(try piped[0].first?.decode("d", as: String.self) == "two" && piped[1].first?.decode("b", as: String.self) == "two")
+            #expect(try ending.first?.decode("b", as: String.self) == "one" && ending.first?.has("d") == false)
+            #expect(db.preparedStatementCount == 2)
+        }
+    }
+
     @Test func oneOffTextsCannotGrowTheCacheWithoutBound() throws {
         try withSchema { url in
             let db = try Connection(url: url)

@@ -24,13 +24,18 @@ struct CartStore {
     /// The buyer's lines, newest first. `ending`: the transaction's last statement, which may carry
     /// its commit (`queryEnding`: one round trip on PostgreSQL where the read and the commit were two).
     func lines(of user: UserID, ending: Bool = false, _ db: any SQLConnection) throws -> [CartLine] {
-        let sql: SQL = """
-            SELECT c.id, c.sku_id, s.product_id, p.title, s.name AS sku_name, p.cover_url, s.price_cents, c.quantity,
-                   c.selected, \(Self.onSale) AS status, s.stock
-            FROM cart_items c JOIN skus s ON s.id = c.sku_id JOIN products p ON p.id = s.product_id
-            WHERE c.user_id = \(user) ORDER BY c.created_at DESC, c.id DESC
-            """
+        let sql = linesQuery(of: user)
         return try (ending ? db.queryEnding(sql) : db.query(sql)).map(Self.cartLine)
+    }
+
+    /// The query of `lines`, to send with others (`SQLConnection.queries`); each row is a `cartLine`.
+    func linesQuery(of user: UserID) -> SQL {
+        """
+        SELECT c.id, c.sku_id, s.product_id, p.title, s.name AS sku_name, p.cover_url, s.price_cents, c.quantity,
+               c.selected, \(Self.onSale) AS status, s.stock
+        FROM cart_items c JOIN skus s ON s.id = c.sku_id JOIN products p ON p.id = s.product_id
+        WHERE c.user_id = \(user) ORDER BY c.created_at DESC, c.id DESC
+        """
     }
 
     /// A row of `lines` (or of a cart function's answer, `cart_add` and its siblings, which have the

@@ -24,10 +24,20 @@ struct DeliveryAreas: Sendable {
     }
 
     func coverageQuery(of address: Address) -> CoverageQuery {
+        coverageQuery(listingAny: path(of: address))
+    }
+
+    /// The query for the zone listing one of `path` (an address's `path(of:)`).
+    func coverageQuery(listingAny path: [RegionCode]) -> CoverageQuery {
+        CoverageQuery(sql: store.servingQuery(listingAny: path), path: path)
+    }
+
+    /// The division of `address` and those above it, most specific first (empty: its names match
+    /// no division): the codes a zone may list to serve it.
+    func path(of address: Address) -> [RegionCode] {
         let code = address.regionCode.flatMap { regions.region($0) != nil ? $0 : nil }
             ?? regions.code(province: address.province, city: address.city, district: address.district)
-        let path = code.map { regions.path(to: $0).reversed().map(\.code) } ?? []
-        return CoverageQuery(sql: store.servingQuery(listingAny: path), path: path)
+        return code.map { regions.path(to: $0).reversed().map(\.code) } ?? []
     }
 
     /// ... and the coverage read from its rows.

@@ -25,6 +25,8 @@ public struct OrderService: Sendable {
     let notices: Notices?
     /// Which delivery zone serves an address (none configured: every address, free).
     let areas: DeliveryAreas
+    /// Each address's division path at its last checkout here: its zone is then asked in the opening round trip.
+    private let addressPaths = AddressPaths()
 
     public static let maxLines = 50
     public static let maxNoteLength = 200
@@ -104,24 +106,67 @@ public struct OrderService: Sendable {
         let underlying: any Error
     }
 
-    /// `place`'s one transaction.
+    /// `place`'s one transaction; a replay of an order placed before is read after it, rolled back
+    /// (`Replayed`), since its opening round trip may have taken stock already.
     private func place(_ request: CheckoutRequest, key: IdempotencyKey, fingerprint: String, for user: UserID,
                        clientIP: String, at now: Int64, payDeadline: Int64) throws -> Checkout {
+        do {
+            return try placeOnce(request, key: key, fingerprint: fingerprint, for: user, clientIP: clientIP, at: now,
+                                 payDeadline: payDeadline)
+        } catch let replayed as Replayed {
+            guard let order = try pool.read({ db in try orders.find(replayed.order, db) }) else { throw OrderError.notFound }
+            return Checkout(order: order, replayed: true)
+        }
+    }
+
+    /// The key was used before, for the same request: `order` is its answer. Thrown out of the
+    /// checkout's transaction to roll back whatever its opening round trip took.
+    private struct Replayed: Error {
+        let order: OrderID
+    }
+
+    /// `place`'s one transaction, for a request that is not a replay.
+    private func placeOnce(_ request: CheckoutRequest, key: IdempotencyKey, fingerprint: String, for user: UserID,
+                           clientIP: String, at now: Int64, payDeadline: Int64) throws -> Checkout {
         let note = request.note ?? ""
         let couponCode = request.couponCode
         let wish = request.delivery
+        // "buy now": the SKUs are known before anything is read (one SKU on several lines is one
+        // line; past the cap, the total check below refuses it)
+        var wanted: [(sku: SKUID, quantity: Int)] = []
+        for item in request.items ?? [] {
+            if let index = wanted.firstIndex(where: { $0.sku == item.skuID }) {
+                wanted[index].quantity += item.quantity
+            } else {
+                wanted.append((item.skuID, item.quantity))
+            }
+        }
+        let guessedPath = addressPaths.guess(request.addressID)
         return try pool.write { db in
             // one checkout of a buyer at a time: the unpaid count, the key and the cart it empties
             // Round trips matter on PostgreSQL (each one waits on the network): the lock goes with the
-            // opening read, writes whose answer is not needed go with the next statement
-            // (`runLater`), and the order comes back from its INSERT rather than being read again;
-            // without a coupon that INSERT writes the lines and the key too, and goes with the COMMIT.
+            // opening read, and so do the zone of the address's division path as this node last saw
+            // it, the cart's lines, or the stock of "buy now" (taken before the checks it follows:
+            // a refusal, or a replay, rolls the transaction back with it). Writes whose answer is not
+            // needed go with the next statement (`runLater`), and the order comes back from its INSERT
+            // rather than being read again; without a coupon that INSERT writes the lines and the key
+            // too, and goes with the COMMIT.
             try db.serialize(on: CartService.lockKey(user))
-            let start = try orders.checkoutStart(user: user, key: key, address: request.addressID, db)
+            var opening = [orders.checkoutStartQuery(user: user, key: key, address: request.addressID)]
+            let guessedZone = guessedPath.map { areas.coverageQuery(listingAny: $0) }
+            if let guessedZone { opening.append(guessedZone.sql) }
+            if request.items == nil { opening.append(carts.linesQuery(of: user)) }
+            // Stock is taken in SKU id order, so two concurrent checkouts on PostgreSQL lock rows in
+            // the same order and cannot deadlock; the order keeps the buyer's line order.
+            var ordered = wanted.sorted(by: { $0.sku.rawValue < $1.sku.rawValue })
+            var withinLimit = wanted.reduce(0, { $0 + $1.quantity }) <= maxItems
+            let stockFirst = request.items != nil && withinLimit
+            if stockFirst { opening += ordered.map { stock.takingForSale($0.quantity, of: $0.sku) } }
+            var answers = try db.queries(opening)[...]
+            let start = try orders.checkoutStart(answers.removeFirst())
             if let existing = start.replay {
                 guard existing.hash == fingerprint else { throw OrderError.idempotencyKeyReused }
-                guard let order = try orders.find(existing.order, db) else { throw OrderError.notFound }
-                return Checkout(order: order, replayed: true)
+                throw Replayed(order: existing.order)
             }
             if couponCode != nil { try couponAttempts.check(user: user, clientIP: clientIP, at: now, db) }
             guard start.unpaid < settings.maxUnpaidPerUser else {
@@ -129,40 +174,42 @@ public struct OrderService: Sendable {
             }
             guard let address = start.address else { throw AddressError.notFound }
 
-            var wanted: [(sku: SKUID, quantity: Int)] = []
+            let path = areas.path(of: address)
+            addressPaths.note(path, of: address.id)
+            // the zone asked with the opening read is the address's only if its path is still the one guessed
+            var zoneRows: [Row]? = nil
+            if guessedZone != nil {
+                let rows = answers.removeFirst()
+                if guessedPath == path { zoneRows = rows }
+            }
             var cartLines: [CartItemID] = []
-            if let items = request.items {
-                for item in items {
-                    // one SKU on several lines is one line; past the cap, the total check below refuses it
-                    if let index = wanted.firstIndex(where: { $0.sku == item.skuID }) {
-                        wanted[index].quantity += item.quantity
-                    } else {
-                        wanted.append((item.skuID, item.quantity))
-                    }
-                }
-            } else {
-                for line in try carts.lines(of: user, db) where line.selected {
+            if request.items == nil {
+                for line in try answers.removeFirst().map(CartStore.cartLine) where line.selected {
                     wanted.append((line.skuID, line.quantity))
                     cartLines.append(line.id)
                 }
+                ordered = wanted.sorted(by: { $0.sku.rawValue < $1.sku.rawValue })
+                withinLimit = wanted.reduce(0, { $0 + $1.quantity }) <= maxItems
             }
-            let withinLimit = wanted.reduce(0, { $0 + $1.quantity }) <= maxItems
-            // Stock is taken in SKU id order, so two concurrent checkouts on PostgreSQL lock rows in
-            // the same order and cannot deadlock; the order keeps the buyer's line order.
-            let ordered = wanted.sorted(by: { $0.sku.rawValue < $1.sku.rawValue })
-            // The zone and the stock of every line are asked in one round trip (a pipeline on
-            // PostgreSQL). The refusals keep their order: outside every delivery zone, nothing to
-            // order, past the cap, then the first SKU short of stock; whatever stock was taken before
-            // a refusal is given back with the transaction's rollback.
-            let zone = areas.coverageQuery(of: address)
-            let takeStock = !wanted.isEmpty && withinLimit
-            let answers = try db.queries([zone.sql] + (takeStock ? ordered.map { stock.takingForSale($0.quantity, of: $0.sku) } : []))
-            let coverage = try areas.coverage(zone, rows: answers[0])
+            // What the opening round trip could not ask, in one more (a pipeline on PostgreSQL): the
+            // zone when this node did not know the address's path, the stock of a cart's lines. The
+            // refusals keep their order: outside every delivery zone, nothing to order, past the cap,
+            // then the first SKU short of stock; whatever stock was taken before a refusal is given
+            // back with the transaction's rollback.
+            let zone = areas.coverageQuery(listingAny: path)
+            let takeStock = !stockFirst && !wanted.isEmpty && withinLimit
+            let more = (zoneRows == nil ? [zone.sql] : []) + (takeStock ? ordered.map { stock.takingForSale($0.quantity, of: $0.sku) } : [])
+            if !more.isEmpty {
+                var asked = try db.queries(more)[...]
+                if zoneRows == nil { zoneRows = asked.removeFirst() }
+                answers += asked
+            }
+            let coverage = try areas.coverage(zone, rows: zoneRows ?? [])
             guard !wanted.isEmpty else { throw OrderError.nothingToOrder }
             guard withinLimit else { throw OrderError.itemLimitExceeded(max: maxItems) }
 
             var taken: [SKUID: StockStore.Priced] = [:]
-            for ((sku, _), rows) in zip(ordered, answers.dropFirst()) {
+            for ((sku, _), rows) in zip(ordered, answers) {
                 guard let row = rows.first else { throw try stock.refusal(of: sku, db) }
                 taken[sku] = try StockStore.taken(row)
             }

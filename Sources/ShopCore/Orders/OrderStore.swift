@@ -296,14 +296,21 @@ struct OrderStore {
         let address: Address?
     }
 
-    func checkoutStart(user: UserID, key: IdempotencyKey, address: AddressID, _ db: any SQLConnection) throws -> CheckoutStart {
-        guard let row = try db.queryOne("""
-            SELECT k.request_hash, k.order_id, COALESCE(u.unpaid, 0) AS unpaid, a.*
-            FROM (SELECT 1 AS one) AS start
-            LEFT JOIN idempotency_keys k ON k.user_id = \(user) AND k.key = \(key)
-            LEFT JOIN user_unpaid_orders u ON u.user_id = \(user)
-            LEFT JOIN (SELECT \(AddressStore.columns) FROM addresses WHERE id = \(address) AND user_id = \(user)) AS a ON 1 = 1
-            """) else {
+    /// The opening read as a query, to send with others (`SQLConnection.queries`); its one row is
+    /// read by `checkoutStart(_:)`.
+    func checkoutStartQuery(user: UserID, key: IdempotencyKey, address: AddressID) -> SQL {
+        """
+        SELECT k.request_hash, k.order_id, COALESCE(u.unpaid, 0) AS unpaid, a.*
+        FROM (SELECT 1 AS one) AS start
+        LEFT JOIN idempotency_keys k ON k.user_id = \(user) AND k.key = \(key)
+        LEFT JOIN user_unpaid_orders u ON u.user_id = \(user)
+        LEFT JOIN (SELECT \(AddressStore.columns) FROM addresses WHERE id = \(address) AND user_id = \(user)) AS a ON 1 = 1
+        """
+    }
+
+    /// What the rows of `checkoutStartQuery` say.
+    func checkoutStart(_ rows: [Row]) throws -> CheckoutStart {
+        guard let row = rows.first else {
             throw RowDecodingError(table: nil, column: "unpaid", value: nil, reason: "the checkout's opening read returned no row")
         }
         let replay = try row.decode("order_id", as: OrderID?.self).map { (try row.decode("request_hash", as: String.self), $0) }

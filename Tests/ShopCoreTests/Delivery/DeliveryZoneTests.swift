@@ -143,6 +143,33 @@ struct DeliveryZoneTests {
         #expect(try shop.orderStock(sku) == 4)
     }
 
+    /// A node sends a checkout's zone query with its opening read, for the division path the
+    /// address had at its last checkout there (`AddressPaths`): a zone edited, or the address
+    /// moved, since is still seen by the very next checkout.
+    @Test func theNextCheckoutSeesAZoneEditedOrTheAddressMovedSinceTheLast() throws {
+        let shop = try TestShop()
+        let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", price: "10.00", stock: 10)])["A"])
+        let buyer = try shop.orderBuyer("13900000001")
+        _ = try shop.shop.deliveryZones.replace(with: Self.twoZones, by: Self.operatorActor)
+        #expect(try buy(shop, buyer, sku, key: "k1").deliveryFeeCents == 800)
+        #expect(try buy(shop, buyer, sku, key: "k2").deliveryFeeCents == 800)
+        // the desk edits the fee: the next checkout pays the new one
+        _ = try shop.shop.deliveryZones.replace(with: [Self.zone("杭州", ["330100"], fee: 1_200), Self.zone("南山", ["440305"], fee: 1_500)],
+                                                by: Self.operatorActor)
+        #expect(try buy(shop, buyer, sku, key: "k3").deliveryFeeCents == 1_200)
+        // the buyer moves the address to 南山区: that zone's fee, though the node guessed 西湖区's path
+        _ = try shop.shop.addresses.update(buyer.address, AddressFields(regionCode: "440305"), for: buyer.user)
+        let moved = try buy(shop, buyer, sku, key: "k4")
+        #expect(moved.deliveryFeeCents == 1_500 && moved.totalCents == 2_500)
+        // and to a district no zone serves: refused, no stock taken
+        _ = try shop.shop.addresses.update(buyer.address, AddressFields(regionCode: "110105"), for: buyer.user)
+        #expect(throws: DeliveryZoneError.outsideArea) { try buy(shop, buyer, sku, key: "k5") }
+        #expect(try shop.orderStock(sku) == 6)
+        // the zones removed: served everywhere, free
+        _ = try shop.shop.deliveryZones.replace(with: [], by: Self.operatorActor)
+        #expect(try buy(shop, buyer, sku, key: "k6").deliveryFeeCents == 0)
+    }
+
     @Test func withoutZonesEveryAddressIsServedFree() throws {
         let shop = try TestShop()
         let sku = try #require(try shop.orderSeed([OrderSeedSKU(code: "A", price: "10.00")])["A"])
