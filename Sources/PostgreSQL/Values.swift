@@ -60,7 +60,6 @@ struct Parameters {
     }
 }
 
-/// The rows of a `PGresult` in text format, copied out and decoded by each column's type.
 /// The column names of one prepared statement's results, read from its first result that has
 /// rows and shared by the later ones: a result's names are then not read and hashed again on
 /// every call. Belongs to one connection, used by one thread at a time.
@@ -69,6 +68,7 @@ final class ResultDescription {
     var types: [Oid] = []
 }
 
+/// The rows of a `PGresult` in text format, copied out and decoded by each column's type.
 struct ResultRows {
     private let result: OpaquePointer
     private let count: Int32
