@@ -262,7 +262,11 @@ class Run(browser_storefront.Storefront, browser_admin.AdminDesk, browser_pay.Pa
         self.wait(lambda: el.is_enabled(), f"{css_or_el} to be enabled")
         # Still, as a finger waits for it: chromedriver aims at the element's centre and then
         # presses there, so an element that moves in between is missed without an error.
-        self.wait(lambda: self.rect(el) == (time.sleep(0.05) or self.rect(el)), f"{css_or_el} to stop moving")
+        def still():
+            before = self.rect(el)
+            time.sleep(0.05)
+            return self.rect(el) == before
+        self.wait(still, f"{css_or_el} to stop moving")
         el.click()
         return el
 
