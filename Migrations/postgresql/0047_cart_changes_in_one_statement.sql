@@ -26,8 +26,23 @@
 -- A refused change writes nothing and answers that one row. The lines are CartStore.lines's,
 -- newest first, in cart_add's columns.
 --
--- cart_add is the same as 0046's with the durability setting added.
+-- cart_add is the same as 0046's with the durability setting added and its answer read by
+-- cart_lines_after, as its siblings read theirs.
 -- SQLite's file of this number changes nothing: its cart changes run in process.
+-- The cart's lines after a change, newest first, each row labelled with the change's outcome:
+-- what cart_add, cart_update and cart_remove answer (CartStore.lines's columns). Called as their
+-- last statement, it sees the write they made before it.
+CREATE FUNCTION cart_lines_after(p_outcome TEXT, p_user BIGINT)
+RETURNS TABLE (outcome TEXT, id BIGINT, sku_id BIGINT, product_id BIGINT, title TEXT, sku_name TEXT, cover_url TEXT,
+               price_cents BIGINT, quantity BIGINT, selected SMALLINT, status TEXT, stock BIGINT)
+LANGUAGE sql STABLE AS $$
+    SELECT p_outcome, c.id, c.sku_id, s.product_id, p.title, s.name, p.cover_url, s.price_cents, c.quantity,
+           c.selected, CASE WHEN p.status = 'on_sale' AND s.status = 'on_sale' THEN 'on_sale' ELSE 'off_sale' END,
+           s.stock
+    FROM cart_items c JOIN skus s ON s.id = c.sku_id JOIN products p ON p.id = s.product_id
+    WHERE c.user_id = p_user ORDER BY c.created_at DESC, c.id DESC
+$$;
+
 CREATE OR REPLACE FUNCTION cart_add(p_lock_key TEXT, p_user BIGINT, p_sku BIGINT, p_quantity BIGINT, p_max BIGINT, p_now BIGINT)
 RETURNS TABLE (outcome TEXT, id BIGINT, sku_id BIGINT, product_id BIGINT, title TEXT, sku_name TEXT, cover_url TEXT,
                price_cents BIGINT, quantity BIGINT, selected SMALLINT, status TEXT, stock BIGINT)
@@ -74,12 +89,7 @@ BEGIN
         UPDATE cart_items SET quantity = v_line_quantity + p_quantity, updated_at = p_now
         WHERE id = v_line AND user_id = p_user;
     END IF;
-    RETURN QUERY
-        SELECT 'added', c.id, c.sku_id, s.product_id, p.title, s.name, p.cover_url, s.price_cents, c.quantity,
-               c.selected, CASE WHEN p.status = 'on_sale' AND s.status = 'on_sale' THEN 'on_sale' ELSE 'off_sale' END,
-               s.stock
-        FROM cart_items c JOIN skus s ON s.id = c.sku_id JOIN products p ON p.id = s.product_id
-        WHERE c.user_id = p_user ORDER BY c.created_at DESC, c.id DESC;
+    RETURN QUERY SELECT * FROM cart_lines_after('added', p_user);
 END
 $$;
 
@@ -139,12 +149,7 @@ BEGIN
                               updated_at = p_now
         WHERE id = p_line AND user_id = p_user;
     END IF;
-    RETURN QUERY
-        SELECT 'updated', c.id, c.sku_id, s.product_id, p.title, s.name, p.cover_url, s.price_cents, c.quantity,
-               c.selected, CASE WHEN p.status = 'on_sale' AND s.status = 'on_sale' THEN 'on_sale' ELSE 'off_sale' END,
-               s.stock
-        FROM cart_items c JOIN skus s ON s.id = c.sku_id JOIN products p ON p.id = s.product_id
-        WHERE c.user_id = p_user ORDER BY c.created_at DESC, c.id DESC;
+    RETURN QUERY SELECT * FROM cart_lines_after('updated', p_user);
 END
 $$;
 
@@ -161,12 +166,7 @@ BEGIN
                             NULL::BIGINT, NULL::BIGINT, NULL::SMALLINT, NULL::TEXT, NULL::BIGINT;
         RETURN;
     END IF;
-    RETURN QUERY
-        SELECT 'removed', c.id, c.sku_id, s.product_id, p.title, s.name, p.cover_url, s.price_cents, c.quantity,
-               c.selected, CASE WHEN p.status = 'on_sale' AND s.status = 'on_sale' THEN 'on_sale' ELSE 'off_sale' END,
-               s.stock
-        FROM cart_items c JOIN skus s ON s.id = c.sku_id JOIN products p ON p.id = s.product_id
-        WHERE c.user_id = p_user ORDER BY c.created_at DESC, c.id DESC;
+    RETURN QUERY SELECT * FROM cart_lines_after('removed', p_user);
 END
 $$;
 
