@@ -31,7 +31,9 @@
 -- SQLite's file of this number changes nothing: its cart changes run in process.
 -- The cart's lines after a change, newest first, each row labelled with the change's outcome:
 -- what cart_add, cart_update and cart_remove answer (CartStore.lines's columns). Called as their
--- last statement, it sees the write they made before it.
+-- last statement, it sees the write they made before it. STABLE, not STRICT and one SELECT, so the
+-- planner inlines it into the caller's query (EXPLAIN shows its joins, no Function Scan) and the
+-- callers' cached plans hold it.
 CREATE FUNCTION cart_lines_after(p_outcome TEXT, p_user BIGINT)
 RETURNS TABLE (outcome TEXT, id BIGINT, sku_id BIGINT, product_id BIGINT, title TEXT, sku_name TEXT, cover_url TEXT,
                price_cents BIGINT, quantity BIGINT, selected SMALLINT, status TEXT, stock BIGINT)
