@@ -403,11 +403,30 @@ def tally(answers):
     return dict(sorted(counts.items()))
 
 
+QUIET_TRIES = 20             # seconds the isolation checks wait for a quiet machine before each load
+
+
+def quiet_second(shopper):
+    """Waits, a second at a time (at most QUIET_TRIES), until the shopper reading alone has a p99
+    under half the bound, and answers when that quiet second began. The bound is about what the
+    load does to the shopper, so the load starts on a quiet machine: on this 2-core VM the suite's
+    own earlier work (the soak's writes, PostgreSQL's checkpoint and autovacuum after it) can keep
+    a lone shopper's p99 at 15-27 ms for a few seconds, which the landing CI once caught."""
+    for attempt in range(QUIET_TRIES):
+        began = time.monotonic()
+        time.sleep(1.0)
+        alone = shopper.between(began, time.monotonic())
+        p99 = percentile([s[1] for s in alone], 99) * 1000
+        if alone and p99 < SHOPPER_P99_MS / 2:
+            return began
+        print(f"     machine busy (shopper alone: {latency_summary(alone)}); waiting for a quiet second", flush=True)
+    return began
+
+
 def shopper_under(shopper, load, label):
     """Runs `load()` while `shopper` reads, after a second of reading alone; checks the shopper's p99
     and failures during the load and answers what `load` answered."""
-    baseline_from = time.monotonic()
-    time.sleep(1.0)
+    baseline_from = quiet_second(shopper)
     load_from = time.monotonic()
     outcome = load()
     load_to = time.monotonic()
@@ -417,6 +436,9 @@ def shopper_under(shopper, load, label):
     failed = [s for s in shopper.between(baseline_from) if s[2] != 200]
     print(f"     shopper alone: {latency_summary(baseline)}", flush=True)
     print(f"     shopper during {label} ({load_to - load_from:.1f} s): {latency_summary(during)}", flush=True)
+    slow = [f"+{s[0] - load_from:.2f}s {s[1] * 1000:.0f}ms" for s in during if s[1] * 1000 >= SHOPPER_P99_MS / 2]
+    if slow:
+        print(f"     reads over {SHOPPER_P99_MS / 2:.0f} ms, by start into the load: {', '.join(slow[:20])}", flush=True)
     p99 = percentile([s[1] for s in during], 99) * 1000
     check(f"shopper's p99 stays under {SHOPPER_P99_MS} ms during {label}", during and p99 < SHOPPER_P99_MS,
           f"p99 {p99:.1f} ms over {len(during)} reads")
