@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SQL
 @testable import ShopCore
@@ -6,8 +7,9 @@ import Testing
 
 /// A product's `total_stock` (what lists sort and filter sold-out products by) is the stock of its
 /// SKUs on sale. On PostgreSQL a stock-only change sums the total again without the product's
-/// prices (migration 0043); both engines must keep it equal to the recomputed sum, also when one
-/// statement changes one SKU's price and another's stock.
+/// prices (migration 0043), and a sale moves it by its difference unless its transaction summed the
+/// total already (0049); both engines must keep it equal to the recomputed sum, also when one
+/// statement changes one SKU's price and another's stock, in either row order, and under racing sales.
 @Suite("Orders: a product's total stock follows its SKUs through checkouts and cancels")
 struct ProductStockTotalTests {
     private func totals(_ shop: TestShop) throws -> [(stored: Int64, recomputed: Int64, price: Int64)] {
@@ -69,7 +71,45 @@ struct ProductStockTotalTests {
                 """)
         }
         #expect(try totals(shop).first?.stored == 13)
+        // the other way round: A's stock (the difference) written before B's price (the full refresh)
+        try shop.pool.write { db in
+            _ = try db.run("""
+                UPDATE skus SET price_cents = CASE code WHEN 'B' THEN 1900 ELSE price_cents END,
+                                stock = CASE code WHEN 'A' THEN 3 ELSE stock END
+                WHERE code IN ('A', 'B')
+                """)
+        }
+        #expect(try totals(shop).first?.stored == 11)
+        // a refresh, then in the same transaction one statement changing both stocks
+        try shop.pool.write { db in
+            _ = try db.run("UPDATE skus SET price_cents = 800 WHERE code = 'A'")
+            _ = try db.run("UPDATE skus SET stock = stock + 2 WHERE code IN ('A', 'B')")
+        }
+        #expect(try totals(shop).first?.stored == 15)
+        for total in try totals(shop) { #expect(total.stored == total.recomputed) }
         try shop.pool.write { db in _ = try db.run("UPDATE skus SET stock = 0 WHERE code IN ('A', 'B')") }
         #expect(try totals(shop).first?.stored == 0, "every SKU at zero is a sold-out product")
+    }
+
+    @Test func racingSalesOfTwoSKUsOfOneProductEachCountOnce() throws {
+        let shop = try TestShop { $0.orders.maxUnpaidPerUser = 20 }
+        let seeded = try shop.orderSeed([
+            OrderSeedSKU(code: "A", product: "P", price: "10.00", stock: 40),
+            OrderSeedSKU(code: "B", product: "P", price: "20.00", stock: 40),
+        ])
+        let (a, b) = (try #require(seeded["A"]), try #require(seeded["B"]))
+        let buyers = try (0..<8).map { try shop.orderBuyer(String(format: "1390000%04d", $0)) }
+        let failures = OrderOutcomes()
+        DispatchQueue.concurrentPerform(iterations: 32) { index in
+            do {
+                _ = try shop.orderBuyNow(buyers[index % buyers.count], [index % 2 == 0 ? (a, 1) : (b, 2)], key: "race-\(index)")
+            } catch {
+                failures.record("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all)")
+        #expect(try shop.orderStock(a) == 24 && shop.orderStock(b) == 8)
+        let total = try #require(try totals(shop).first)
+        #expect(total.stored == 32 && total.recomputed == 32)
     }
 }
