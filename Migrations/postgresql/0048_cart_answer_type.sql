@@ -14,6 +14,17 @@
 --   cart_remove: 'line_not_found', else 'removed' and the lines left. cart_clear: answers nothing.
 -- Each sets synchronous_commit off for its own transaction first (Durability.processCrash; see
 -- 0047 for why not a function-level SET). cart_clear keeps 0047's body: it answers no rows.
+--
+-- Each of the four also plans its statements with enable_seqscan off (a function-level SET, which
+-- lasts while it runs; the synchronous_commit it sets for the transaction is not restored by it).
+-- PL/pgSQL plans a statement once per connection and keeps the plan, and on a cart_items table
+-- the planner thinks small (a new shop, the bench's add + clear, any table autovacuum just found
+-- almost empty) it chose a sequential scan for every lookup by buyer: the cart's total, the
+-- buyer's line of the SKU, the lines read and the clear's DELETE (EXPLAIN via auto_explain). Such
+-- a scan reads every line the clears left dead until autovacuum comes, so each add and clear cost
+-- more the longer the buyers shopped: heapgetpage was 12% of the backends' time (perf) in a
+-- pgbench add + clear. With it off they use the (user_id, sku_id) and primary-key indexes, which
+-- the planner picks anyway once the table is large.
 -- SQLite's file of this number changes nothing: its cart changes run in process.
 DROP FUNCTION cart_add(TEXT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT);
 DROP FUNCTION cart_update(TEXT, BIGINT, BIGINT, BIGINT, SMALLINT, BIGINT, BIGINT);
@@ -46,7 +57,7 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 CREATE FUNCTION cart_add(p_lock_key TEXT, p_user BIGINT, p_sku BIGINT, p_quantity BIGINT, p_max BIGINT, p_now BIGINT)
-RETURNS SETOF cart_answer LANGUAGE plpgsql AS $$
+RETURNS SETOF cart_answer LANGUAGE plpgsql SET enable_seqscan = off AS $$
 DECLARE
     v_found BIGINT;
     v_status TEXT;
@@ -92,7 +103,7 @@ $$;
 -- p_quantity, p_selected: NULL when the request leaves them as they are; p_selected 0 or 1.
 CREATE FUNCTION cart_update(p_lock_key TEXT, p_user BIGINT, p_line BIGINT, p_quantity BIGINT, p_selected SMALLINT,
                             p_max BIGINT, p_now BIGINT)
-RETURNS SETOF cart_answer LANGUAGE plpgsql AS $$
+RETURNS SETOF cart_answer LANGUAGE plpgsql SET enable_seqscan = off AS $$
 DECLARE
     v_sku BIGINT;
     v_quantity BIGINT;
@@ -143,7 +154,7 @@ END
 $$;
 
 CREATE FUNCTION cart_remove(p_user BIGINT, p_line BIGINT)
-RETURNS SETOF cart_answer LANGUAGE plpgsql AS $$
+RETURNS SETOF cart_answer LANGUAGE plpgsql SET enable_seqscan = off AS $$
 BEGIN
     PERFORM set_config('synchronous_commit', 'off', true);
     DELETE FROM cart_items WHERE id = p_line AND user_id = p_user;
@@ -154,3 +165,5 @@ BEGIN
     RETURN QUERY SELECT * FROM cart_lines_after('removed', p_user);
 END
 $$;
+
+ALTER FUNCTION cart_clear(BIGINT) SET enable_seqscan = off;
