@@ -38,8 +38,8 @@ struct CartStore {
         """
     }
 
-    /// A row of `lines` (or of a cart function's answer, `cart_add` and its siblings, which have the
-    /// same columns) as the buyer sees it.
+    /// A row of `lines` (or of a cart function's answer, `cart_add` and its siblings: rows of the
+    /// `cart_answer` type, migration 0048, which has the same columns) as the buyer sees it.
     static func cartLine(_ row: Row) throws -> CartLine {
         let quantity: Int = try row.decode("quantity")
         let stock: Int64 = try row.decode("stock")
@@ -88,9 +88,11 @@ struct CartStore {
         try db.runLater("SELECT cart_clear(\(user))")
     }
 
-    /// A cart function's answer: the cart's lines after the change (outcome `done`; none when the
-    /// change left the cart empty), or one row naming the refusal, thrown as the `CartError` the
-    /// service's own checks throw for it.
+    /// A cart function's answer, the one place it is read: rows of `cart_answer` (migration 0048),
+    /// the cart's lines after the change (outcome `done`; none when the change left the cart empty),
+    /// or one row naming the refusal (`cart_refusal`: the outcome, the SKU, and for `out_of_stock`
+    /// the title, the SKU's name and the stock), thrown as the `CartError` the service's own checks
+    /// throw for it.
     private static func changedLines(_ rows: [Row], done: String, maxItems: Int) throws -> [CartLine] {
         guard let first = rows.first else { return [] }
         switch try first.decode("outcome", as: String.self) {
