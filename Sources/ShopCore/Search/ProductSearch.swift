@@ -264,10 +264,14 @@ private struct TierReader {
             if let ranked = try rankedFromCopy(tier, offset: offset, limit: limit, db) { return ranked }
             return try fromIndex(tier, offset: offset, limit: limit, order: order, db)
         }
-        // A tier of at most `copiedShare` of the products whose matches the copy holds: ranked
-        // from them, not walked first (`No.4`'s 1,111 matches are the least sold: its first walk,
-        // 707 rows, came back short before they were ranked).
-        if count * Self.copiedShare <= onSale, let ranked = try rankedFromCopy(tier, offset: offset, limit: limit, db) {
+        // A tier of at most one product in `copiedShare` whose matches the copy holds, and no more
+        // than twice the walk's rows: ranked from them, not walked first (`No.4`'s 1,111 matches
+        // are the least sold: its first walk, 707 rows, 1.2 ms, came back short before they were
+        // ranked, 2 ms). A ranked id (a key looked up) costs about what a walked row does; past a
+        // few thousand ids PostgreSQL hashes every product instead (`花篮造型`'s 3,110: 16–20 ms,
+        // where its 272-row walk finds the page in 0.5 ms).
+        if count * Self.copiedShare <= onSale, count <= 2 * rows,
+           let ranked = try rankedFromCopy(tier, offset: offset, limit: limit, db) {
             return ranked
         }
         var window = rows
