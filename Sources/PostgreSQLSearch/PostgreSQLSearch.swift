@@ -42,23 +42,61 @@ public struct PostgreSQLSearch: SearchEngine {
     /// grams). (Not for every query: the products of two common grams, `no` and `o.` in `no.26`,
     /// are the whole catalogue each, 478 ms to intersect where pg_trgm takes 0.5 ms.)
     static func candidates(_ match: SearchMatch) -> SQL {
-        let scalars = Array(match.text.unicodeScalars)
-        if scalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+        if match.text.unicodeScalars.contains(where: SearchPiece.isWordCharacter) {
             return "\(document(of: "t")) LIKE \(SearchText.likeContains(match.text)) ESCAPE '\\'"
         }
+        let held = candidateGrams(of: match.text).map { holds($0, in: SearchMatch.Field.allCases, alias: "g") }
+        return "t.product_id IN (SELECT g.product_id FROM search_gram_sets g WHERE \(held.joined(separator: " AND ")))"
+    }
+
+    /// The two-character strings `candidates` looks up for a text with no letter or digit: its
+    /// different ones, at most `candidateGrams`, spread over it.
+    static func candidateGrams(of text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
         var grams: [String] = []
-        for start in 0...(scalars.count - 2) {
+        for start in 0..<max(0, scalars.count - 1) {
             var gram = String.UnicodeScalarView()
             gram.append(contentsOf: scalars[start..<start + 2])
             let text = String(gram)
             if !grams.contains(where: { $0.utf8.elementsEqual(text.utf8) }) { grams.append(text) }
         }
-        if grams.count > candidateGrams {
-            let last = grams.count - 1
-            grams = (0..<candidateGrams).map { grams[$0 * last / (candidateGrams - 1)] }
+        return SearchPiece.spread(grams, count: candidateGrams)
+    }
+
+    /// pg_trgm's trigrams of the LIKE pattern `candidates` writes (its `generate_wildcard_trgm`),
+    /// which a product's document must all hold to be a candidate: the trigrams of each run of
+    /// letters and digits, padded with two spaces before it when something precedes it in the
+    /// query and one space after it when something follows (a padded trigram is held where its
+    /// letters begin or end a word). The punctuation between runs is in no trigram: `养护：每天换水，`
+    /// is `养护` ending a word, `每天换水` as a word, and thousands of products hold those where
+    /// hundreds hold the text. For a text without letters or digits, the grams of `candidateGrams`.
+    public func candidatePieces(of text: String) -> [SearchPiece] {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains(where: SearchPiece.isWordCharacter) else {
+            return Self.candidateGrams(of: text).map { SearchPiece($0) }
         }
-        let held = grams.map { holds($0, in: SearchMatch.Field.allCases, alias: "g") }
-        return "t.product_id IN (SELECT g.product_id FROM search_gram_sets g WHERE \(held.joined(separator: " AND ")))"
+        var pieces: [SearchPiece] = []
+        var start = 0
+        while start < scalars.count {
+            guard SearchPiece.isWordCharacter(scalars[start]) else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end < scalars.count, SearchPiece.isWordCharacter(scalars[end]) { end += 1 }
+            // nil: a padding space.
+            let padded: [Unicode.Scalar?] = (start > 0 ? [nil, nil] : []) + scalars[start..<end].map { $0 }
+                + (end < scalars.count ? [nil] : [])
+            for first in 0..<max(0, padded.count - 2) {
+                let trigram = padded[first..<first + 3]
+                var letters = String.UnicodeScalarView()
+                letters.append(contentsOf: trigram.compactMap { $0 })
+                let piece = SearchPiece(String(letters), startsWord: trigram.first! == nil, endsWord: trigram.last! == nil)
+                if !pieces.contains(piece) { pieces.append(piece) }
+            }
+            start = end
+        }
+        return pieces
     }
 
     /// A product's folded fields as one text, what the pg_trgm index on `search_texts` holds. (A

@@ -131,23 +131,29 @@ public struct SQLiteSearch: SearchEngine {
     /// that without positions, and checking the text of each candidate costs less than one list.
     /// (Which trigrams: any will do for the answer, since the text decides; spread ones for a rare one.)
     static func candidates(_ match: SearchMatch) -> String? {
-        let scalars = Array(match.text.unicodeScalars)
-        guard scalars.count - 2 > phraseTrigrams else { return nil }
-        // Its different trigrams, in order; a repeated text (`no.no.no.`) has few, and one that
-        // straddles the repeat (`o.n`) is often the rarest.
+        guard match.text.unicodeScalars.count - 2 > phraseTrigrams else { return nil }
+        return candidateTrigrams(of: match.text).map(SearchText.ftsPhrase).joined(separator: " AND ")
+    }
+
+    /// The text's different trigrams, in order, at most `candidateTrigrams` of them: the first,
+    /// the last and others spread evenly between them. (A repeated text, `no.no.no.`, has few,
+    /// and one that straddles the repeat, `o.n`, is often the rarest.)
+    static func candidateTrigrams(of text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
         var trigrams: [String] = []
-        for start in 0...(scalars.count - 3) {
+        for start in 0..<max(0, scalars.count - 2) {
             var trigram = String.UnicodeScalarView()
             trigram.append(contentsOf: scalars[start..<start + 3])
             let text = String(trigram)
             if !trigrams.contains(where: { $0.utf8.elementsEqual(text.utf8) }) { trigrams.append(text) }
         }
-        if trigrams.count > candidateTrigrams {
-            // The first, the last and others spread evenly between them.
-            let last = trigrams.count - 1
-            trigrams = (0..<candidateTrigrams).map { trigrams[$0 * last / (candidateTrigrams - 1)] }
-        }
-        return trigrams.map(SearchText.ftsPhrase).joined(separator: " AND ")
+        return SearchPiece.spread(trigrams, count: candidateTrigrams)
+    }
+
+    /// The trigrams `candidates` looks up, anywhere in the product; for a text of three or four
+    /// characters, its phrase's (which the matches hold in a row: the candidates are about the matches).
+    public func candidatePieces(of text: String) -> [SearchPiece] {
+        Self.candidateTrigrams(of: text).map { SearchPiece($0) }
     }
 
     /// The FTS5 query for `scope`: the text as one quoted string, so nothing in it is syntax.

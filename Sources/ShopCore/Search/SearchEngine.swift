@@ -26,6 +26,11 @@ public protocol SearchEngine: Sendable {
     func contains(_ match: SearchMatch, _ field: SearchMatch.Field, in alias: String) -> SQL
     /// Matches per field (in `Field` order) among all on-sale products, from the index alone.
     func countsByField(_ match: SearchMatch, _ db: any SQLConnection) throws -> [Int]
+    /// The strings a product must hold, every one, for the index to give it as a candidate of the
+    /// folded `text` (three characters or more), as the index looks them up: what decides how
+    /// many products `source` reads and checks (`SearchTextCopy` counts them on a sample). Empty:
+    /// every on-sale product is a candidate.
+    func candidatePieces(of text: String) -> [SearchPiece]
 
     /// Whether walking `rows` best sellers costs less than reading `indexed` matches from the index.
     func walkIsCheaper(rows: Int, indexed: Int) -> Bool
@@ -55,4 +60,39 @@ public protocol SearchEngine: Sendable {
     /// A query with a row when the `keyword` column contains (spaces removed) one of the words in
     /// the JSON array `wordsJSON`.
     func containsWord(of wordsJSON: String) -> SQL
+}
+
+/// A string an index looks up for a query's candidates: a product is one when a field holds it
+/// (where it must begin or end a word, with no letter or digit before or after it there).
+public struct SearchPiece: Equatable, Sendable {
+    /// Folded text, letters and digits only where it begins or ends a word.
+    public let bytes: [UInt8]
+    /// Nothing or a character that is not `isWordCharacter` comes before it.
+    public let startsWord: Bool
+    /// Nothing or a character that is not `isWordCharacter` comes after it.
+    public let endsWord: Bool
+
+    public init(_ text: String, startsWord: Bool = false, endsWord: Bool = false) {
+        self.bytes = Array(text.utf8)
+        self.startsWord = startsWord
+        self.endsWord = endsWord
+    }
+
+    /// A letter or a digit: what pg_trgm keeps in its words (it cuts the text at anything else).
+    public static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        // ASCII, CJK ideographs and CJK or full-width punctuation without a look-up.
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x4E00...0x9FEF: true
+        case 0..<0x80, 0x3000...0x3004, 0x3008...0x3020, 0xFF00...0xFF0F, 0xFF1A...0xFF20: false
+        default: scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        }
+    }
+
+    /// `count` of `pieces`, the first, the last and others spread evenly between them (all when
+    /// there are no more).
+    public static func spread<Piece>(_ pieces: [Piece], count: Int) -> [Piece] {
+        guard pieces.count > count, count > 1 else { return pieces.count > count ? Array(pieces.prefix(count)) : pieces }
+        let last = pieces.count - 1
+        return (0..<count).map { pieces[$0 * last / (count - 1)] }
+    }
 }

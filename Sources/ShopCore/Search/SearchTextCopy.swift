@@ -10,7 +10,8 @@ import Synchronization
 /// tier counts checked each candidate's text: 25,000 rows read and compared, 50–150 ms per query
 /// on the bench catalogue. Here it is one pass over each field's bytes (`memchr` and `memcmp`), a few ms.
 /// Queries with few candidates stay with the index, which answers them in well under a
-/// millisecond: a sample of every `sampleStride`-th product decides (`denseCounts`).
+/// millisecond: a sample of every `sampleStride`-th product decides, holding the pieces the
+/// engine's index looks up (`denseMatches`).
 ///
 /// Exact: the copy is read in one transaction with the version it is kept at (`catalog_version`
 /// moves in the same transaction as any change to which products a search finds: text, status,
@@ -56,6 +57,8 @@ final class SearchTextCopy: Sendable {
     /// all. (One in 8 left `No.4`, 1,111 matches among 25,000, to pg_trgm: 35–50 ms.)
     static let sampleStride = 16
     static let denseShare = 32
+    /// At most this many of a query's candidate pieces are checked on the sample.
+    static let samplePieces = 6
 
     /// The copy, when it is kept at `version`.
     func texts(at version: Int64) -> Texts? {
@@ -121,40 +124,44 @@ extension SearchTextCopy.Texts {
 
     /// The relevance tiers' sizes (`ProductSearch.tiers(named:)` order) of the folded `text`
     /// among all on-sale products; nil when `denseMatches` leaves the text to the indexes.
-    func denseCounts(of text: String, named: [CategoryID]) -> [Int]? {
-        denseMatches(of: text).map { tiers(of: $0, named: named) }
+    func denseCounts(of text: String, candidates pieces: [SearchPiece], named: [CategoryID]) -> [Int]? {
+        denseMatches(of: text, candidates: pieces).map { tiers(of: $0, named: named) }
     }
 
-    /// The matches of the folded `text` when the indexes would check many candidates for it; nil
+    /// The matches of the folded `text` when the index would check many candidates for it: a
+    /// product is one when it holds every one of `pieces` (the engine's `candidatePieces`). Nil
     /// when the text is shorter than three characters (the indexes count those from their
-    /// entries), when a sample says the indexes have few candidates to check for it (they then
-    /// count it for less), or when it holds a control character (the zero byte between products).
-    func denseMatches(of text: String) -> Matches? {
-        let scalars = Array(text.unicodeScalars)
-        guard scalars.count >= 3, !scalars.contains(where: { $0.value < 0x20 }), count > 0 else { return nil }
-        // What the indexes find as candidates, about: products holding each of up to four of its
-        // three-character strings, spread over it (as SQLite's `search_fts` looks them up; pg_trgm's
-        // trigrams are alike). A text whose every piece most products hold (the care text) has
-        // thousands of candidates even when it matches none.
-        var pieces: [[UInt8]] = []
-        for start in 0...(scalars.count - 3) {
-            var piece = String.UnicodeScalarView()
-            piece.append(contentsOf: scalars[start..<start + 3])
-            let bytes = Array(String(piece).utf8)
-            if !pieces.contains(bytes) { pieces.append(bytes) }
-        }
-        if pieces.count > 4 {
-            let last = pieces.count - 1
-            pieces = (0..<4).map { pieces[$0 * last / 3] }
-        }
-        var sampled = 0
-        for product in stride(from: 0, to: count, by: SearchTextCopy.sampleStride)
-        where pieces.allSatisfy({ piece in fields.contains { Self.holds($0, product, piece, rare: rarest(piece)) } }) {
-            sampled += 1
-        }
+    /// entries), when a sample says the index has few candidates to check for it (it then counts
+    /// it for less), or when it holds a control character (the zero byte between products).
+    ///
+    /// The index's own pieces, not the text's: pg_trgm takes its trigrams from the letters and
+    /// digits alone, so a care-text phrase with a few hundred matches (`换水，斜剪根部。养`) has
+    /// thousands of candidates there (10–25 ms of rechecks), which its 3-character strings with
+    /// the punctuation did not say.
+    func denseMatches(of text: String, candidates pieces: [SearchPiece]) -> Matches? {
+        guard text.unicodeScalars.count >= 3, !text.unicodeScalars.contains(where: { $0.value < 0x20 }), count > 0 else { return nil }
+        // Products holding a few of them, spread over the text, are at least the candidates; the
+        // sample stops once it has found enough (a care text's pieces are in every product).
         let sampleSize = (count + SearchTextCopy.sampleStride - 1) / SearchTextCopy.sampleStride
-        guard sampled > 0, sampled * SearchTextCopy.denseShare >= sampleSize else { return nil }
+        let enough = max(1, (sampleSize + SearchTextCopy.denseShare - 1) / SearchTextCopy.denseShare)
+        let held = holding(SearchPiece.spread(pieces, count: SearchTextCopy.samplePieces), every: SearchTextCopy.sampleStride,
+                           upTo: enough)
+        guard held >= enough else { return nil }
         return matches(of: text)
+    }
+
+    /// How many of every `stride`-th product (from the first) hold all of `pieces`, each in one of
+    /// its fields (none: every product does), counted up to `limit`.
+    func holding(_ pieces: [SearchPiece], every stride: Int = 1, upTo limit: Int = .max) -> Int {
+        // The rarest first: most products lack it, and are passed after one look.
+        let pieces = pieces.map { ($0, rarest($0.bytes)) }.sorted { byteCounts[Int($0.0.bytes[$0.1])] < byteCounts[Int($1.0.bytes[$1.1])] }
+        var held = 0
+        for product in Swift.stride(from: 0, to: count, by: stride)
+        where pieces.allSatisfy({ piece, rare in fields.contains { Self.holds($0, product, piece, rare: rare) } }) {
+            held += 1
+            if held >= limit { break }
+        }
+        return held
     }
 
     /// The matches of the folded `text` (one pass over each field's bytes, a few ms at most over
@@ -210,14 +217,41 @@ extension SearchTextCopy.Texts {
         needle.indices.min { byteCounts[Int(needle[$0])] < byteCounts[Int(needle[$1])] } ?? 0
     }
 
-    /// Whether `product`'s text in `field` holds `needle`.
-    private static func holds(_ field: Field, _ product: Int, _ needle: [UInt8], rare: Int) -> Bool {
+    /// Whether `product`'s text in `field` holds `piece` (where it begins or ends a word, if it must).
+    private static func holds(_ field: Field, _ product: Int, _ piece: SearchPiece, rare: Int) -> Bool {
         let start = product == 0 ? 0 : field.ends[product - 1]
-        return needle.withUnsafeBytes { needle in
+        let end = field.ends[product] - 1
+        return piece.bytes.withUnsafeBytes { needle in
             field.bytes.withUnsafeBytes { bytes in
-                firstIndex(of: needle, rare: rare, in: bytes, from: start, to: field.ends[product] - 1) != nil
+                var from = start
+                while let found = firstIndex(of: needle, rare: rare, in: bytes, from: from, to: end) {
+                    if (!piece.startsWord || !endsWithWordCharacter(bytes, from: start, to: found))
+                        && (!piece.endsWord || !beginsWithWordCharacter(bytes, from: found + needle.count, to: end)) {
+                        return true
+                    }
+                    from = found + 1
+                }
+                return false
             }
         }
+    }
+
+    /// Whether the last character of `bytes[from..<to]` (UTF-8) is a letter or a digit.
+    private static func endsWithWordCharacter(_ bytes: UnsafeRawBufferPointer, from: Int, to end: Int) -> Bool {
+        guard end > from else { return false }
+        var start = end - 1
+        while start > from, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        let scalar = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).unicodeScalars.first
+        return scalar.map(SearchPiece.isWordCharacter) ?? false
+    }
+
+    /// Whether the first character of `bytes[from..<to]` (UTF-8) is a letter or a digit.
+    private static func beginsWithWordCharacter(_ bytes: UnsafeRawBufferPointer, from: Int, to end: Int) -> Bool {
+        guard end > from else { return false }
+        var next = from + 1
+        while next < end, bytes[next] & 0xC0 == 0x80 { next += 1 }
+        let scalar = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[from..<next]), as: UTF8.self).unicodeScalars.first
+        return scalar.map(SearchPiece.isWordCharacter) ?? false
     }
 
     /// Where `needle` first starts in `haystack[from..<to]`: `memchr` finds its byte at `rare`

@@ -5,15 +5,19 @@ import Synchronization
 import Testing
 @testable import ShopCore
 
-/// The engine the shop runs on, counting the rankings it writes from the copy's matches.
-private final class RankingCountingEngine: SearchEngine {
+/// The engine the shop runs on, counting the rankings it writes from the copy's matches and the
+/// walks of the best sellers (each reads `walkedText`).
+final class RankingCountingEngine: SearchEngine {
     let base: any SearchEngine
     private let counted = Mutex(0)
+    private let walked = Mutex(0)
 
     init(_ base: any SearchEngine) { self.base = base }
 
     /// Rankings written for ids (an empty probe is not counted).
     var rankings: Int { counted.withLock { $0 } }
+    /// Walks of the best sellers written.
+    var walks: Int { walked.withLock { $0 } }
 
     func ranking(_ ids: [ProductID], order: SQL, offset: Int, limit: Int) -> SQL? {
         let ranking = base.ranking(ids, order: order, offset: offset, limit: limit)
@@ -27,8 +31,12 @@ private final class RankingCountingEngine: SearchEngine {
     func source(of match: SearchMatch, in scope: SearchMatch.Scope) -> (from: SQL, condition: SQL) { base.source(of: match, in: scope) }
     func contains(_ match: SearchMatch, _ field: SearchMatch.Field, in alias: String) -> SQL { base.contains(match, field, in: alias) }
     func countsByField(_ match: SearchMatch, _ db: any SQLConnection) throws -> [Int] { try base.countsByField(match, db) }
+    func candidatePieces(of text: String) -> [SearchPiece] { base.candidatePieces(of: text) }
     func walkIsCheaper(rows: Int, indexed: Int) -> Bool { base.walkIsCheaper(rows: rows, indexed: indexed) }
-    var walkedText: (columns: SQL, join: SQL, alias: String) { base.walkedText }
+    var walkedText: (columns: SQL, join: SQL, alias: String) {
+        walked.withLock { $0 += 1 }
+        return base.walkedText
+    }
     func bestSellersWalk(of match: SearchMatch, in scope: SearchMatch.Scope, conditions: [SQL], offset: Int, limit: Int) -> SQL? {
         base.bestSellersWalk(of: match, in: scope, conditions: conditions, offset: offset, limit: limit)
     }
@@ -156,7 +164,8 @@ struct SearchCopyRankingTests {
             #expect(!named.isEmpty, "\(query) names a category")
             let request = try #require(CatalogStore.searchRequest(ProductQuery(text: query, page: try PageRequest(page: 1, perPage: 20)),
                                                                   filters: [], order: nil))
-            let copied = try #require(ProductSearch.copyMatches(of: SearchText.fold(query), named: named, request, in: texts))
+            let copied = try #require(ProductSearch.copyMatches(of: SearchText.fold(query), named: named, request, in: texts,
+                                                                  engine: TestDatabase.search))
             let fromCopy = texts.tiers(of: copied.matches, named: named)
             #expect(fromCopy.reduce(0, +) == oracle.codes(query).count, "\(query)")
             #expect(fromCopy.count == 6 && fromCopy[..<3].reduce(0, +) > 0 && fromCopy[3...].reduce(0, +) > 0,
