@@ -100,8 +100,8 @@ struct SearchCandidatePiecesTests {
             try fixture.pool.read { db in try withCopy.texts.prepare(at: version, db) }
             let expected = oracle.codes(query)
             for perPage in [3, 20] {
-                let new = try pages(query, perPage: perPage, withCopy, fixture)
-                let old = try pages(query, perPage: perPage, withoutCopy, fixture)
+                let new = try fixture.searchPages(query, perPage: perPage, withCopy)
+                let old = try fixture.searchPages(query, perPage: perPage, withoutCopy)
                 #expect(new.codes == expected, "\(query), \(perPage) a page, with the copy")
                 #expect(old.codes == expected, "\(query), \(perPage) a page, without the copy")
                 #expect(new.totals == [expected.count] && old.totals == [expected.count], "\(query), \(perPage) a page")
@@ -116,27 +116,5 @@ struct SearchCandidatePiecesTests {
         }
         #expect(oracle.codes("瑰，桌花造型。养护").count == 17)
         #expect(oracle.codes("no.1").count == 111)
-    }
-
-    /// Every page of `query` (relevance) from `search`, as codes, and each page's total.
-    private func pages(_ query: String, perPage: Int, _ search: ProductSearch, _ fixture: TestShop) throws -> (codes: [String], totals: Set<Int>) {
-        var codes: [String] = []
-        var totals = Set<Int>()
-        try fixture.pool.read { db in
-            let byID = try Dictionary(uniqueKeysWithValues: db.query("SELECT id, code FROM products").map {
-                (try $0.decode("id", as: ProductID.self), try $0.decode("code", as: String.self))
-            })
-            var page = 1
-            while true {
-                let request = try #require(CatalogStore.searchRequest(
-                    ProductQuery(text: query, page: try PageRequest(page: page, perPage: perPage)), filters: [], order: nil))
-                let found = try search.page(request, db)
-                totals.insert(found.total)
-                codes += found.ids.map { byID[$0] ?? "?" }
-                if found.ids.count < perPage { break }
-                page += 1
-            }
-        }
-        return (codes, totals)
     }
 }

@@ -72,28 +72,6 @@ struct SearchCopyRankingTests {
         return fixture
     }
 
-    /// Every page of `query` (relevance) from `search`, as codes, and each page's total.
-    private func pages(_ query: String, perPage: Int, _ search: ProductSearch, _ fixture: TestShop) throws -> (codes: [String], totals: Set<Int>) {
-        var codes: [String] = []
-        var totals = Set<Int>()
-        try fixture.pool.read { db in
-            let byID = try Dictionary(uniqueKeysWithValues: db.query("SELECT id, code FROM products").map {
-                (try $0.decode("id", as: ProductID.self), try $0.decode("code", as: String.self))
-            })
-            var page = 1
-            while true {
-                let request = try #require(CatalogStore.searchRequest(
-                    ProductQuery(text: query, page: try PageRequest(page: page, perPage: perPage)), filters: [], order: nil))
-                let found = try search.page(request, db)
-                totals.insert(found.total)
-                codes += found.ids.map { byID[$0] ?? "?" }
-                if found.ids.count < perPage { break }
-                page += 1
-            }
-        }
-        return (codes, totals)
-    }
-
     /// `no.1` (1, 10–19, 100–199: the least sold), `no.4`, a category's name (礼盒, 花束, two
     /// characters), a dense text and a sparse one: with the copy kept, as the oracle ranks them and
     /// as a search without the copy (the walk, then the index) pages them.
@@ -108,8 +86,8 @@ struct SearchCopyRankingTests {
         for query in ["No.1", "no.4", "NO.10", "礼盒", "花束", "养护：每天换水", "no.12", "no.59"] {
             for perPage in [7, 20, 100] {
                 let expected = oracle.codes(query)
-                let old = try pages(query, perPage: perPage, withoutCopy, fixture)
-                let new = try pages(query, perPage: perPage, withCopy, fixture)
+                let old = try fixture.searchPages(query, perPage: perPage, withoutCopy)
+                let new = try fixture.searchPages(query, perPage: perPage, withCopy)
                 #expect(old.codes == expected, "\(query), \(perPage) a page, without the copy")
                 #expect(new.codes == expected, "\(query), \(perPage) a page, with the copy")
                 #expect(new.totals == [expected.count] && old.totals == [expected.count], "\(query), \(perPage) a page")
@@ -138,7 +116,7 @@ struct SearchCopyRankingTests {
             #expect(texts.holdsAbsentByte(SearchText.fold(query)) == (query.contains("🌷") || query == "Привет"), "\(query)")
             let expected = oracle.codes(query)
             for search in [withCopy, withoutCopy] {
-                let found = try pages(query, perPage: 20, search, fixture)
+                let found = try fixture.searchPages(query, perPage: 20, search)
                 #expect(found.codes == expected, "\(query)")
                 #expect(found.totals == [expected.count], "\(query)")
             }

@@ -1,6 +1,7 @@
 import Foundation
 import SQL
 import ShopTestSupport
+import Testing
 @testable import ShopCore
 
 /// What a search must answer, worked out the slow way from every row: the products whose folded
@@ -118,11 +119,34 @@ extension TestShop {
             if result.items.isEmpty || result.items.count < perPage { break }
             page += 1
         }
-        let codes = try pool.read { db in
-            try Dictionary(uniqueKeysWithValues: db.query("SELECT id, code FROM products").map {
-                (try $0.decode("id", as: ProductID.self), try $0.decode("code", as: String.self))
-            })
-        }
+        let codes = try pool.read { db in try Self.codesByID(db) }
         return (ids.map { codes[$0] ?? "?" }, totals)
+    }
+
+    /// Every page of `query` (relevance) from one `search` (with or without its copy), as codes,
+    /// and each page's total.
+    func searchPages(_ query: String, perPage: Int, _ search: ProductSearch) throws -> (codes: [String], totals: Set<Int>) {
+        var codes: [String] = []
+        var totals = Set<Int>()
+        try pool.read { db in
+            let byID = try Self.codesByID(db)
+            var page = 1
+            while true {
+                let request = try #require(CatalogStore.searchRequest(
+                    ProductQuery(text: query, page: try PageRequest(page: page, perPage: perPage)), filters: [], order: nil))
+                let found = try search.page(request, db)
+                totals.insert(found.total)
+                codes += found.ids.map { byID[$0] ?? "?" }
+                if found.ids.count < perPage { break }
+                page += 1
+            }
+        }
+        return (codes, totals)
+    }
+
+    private static func codesByID(_ db: any SQLConnection) throws -> [ProductID: String] {
+        try Dictionary(uniqueKeysWithValues: db.query("SELECT id, code FROM products").map {
+            (try $0.decode("id", as: ProductID.self), try $0.decode("code", as: String.self))
+        })
     }
 }
