@@ -412,7 +412,7 @@ def quiet_second(shopper):
     load does to the shopper, so the load starts on a quiet machine: on this 2-core VM the suite's
     own earlier work (the soak's writes, PostgreSQL's checkpoint and autovacuum after it) can keep
     a lone shopper's p99 at 15-27 ms for a few seconds, which the landing CI once caught."""
-    for attempt in range(QUIET_TRIES):
+    for _ in range(QUIET_TRIES):
         began = time.monotonic()
         time.sleep(1.0)
         alone = shopper.between(began, time.monotonic())
@@ -424,7 +424,7 @@ def quiet_second(shopper):
 
 
 def shopper_under(shopper, load, label):
-    """Runs `load()` while `shopper` reads, after a second of reading alone; checks the shopper's p99
+    """Runs `load()` while `shopper` reads, after a quiet second of reading alone; checks the shopper's p99
     and failures during the load and answers what `load` answered."""
     baseline_from = quiet_second(shopper)
     load_from = time.monotonic()
