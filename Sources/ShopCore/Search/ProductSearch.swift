@@ -210,7 +210,7 @@ struct ProductSearch {
     static func copyMatches(of text: String, named: [CategoryID], _ request: Request,
                             in texts: SearchTextCopy.Texts?, engine: any SearchEngine) -> Copied? {
         guard request.filters.isEmpty, let texts, texts.count > 0 else { return nil }
-        let matches = named.isEmpty ? texts.denseMatches(of: text, candidates: engine.candidatePieces(of: text))
+        let matches = named.isEmpty ? texts.denseMatches(of: text, in: engine)
             : texts.matches(of: text)
         return matches.map { Copied(texts: texts, matches: $0) }
     }

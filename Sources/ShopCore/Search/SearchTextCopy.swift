@@ -124,12 +124,12 @@ extension SearchTextCopy.Texts {
 
     /// The relevance tiers' sizes (`ProductSearch.tiers(named:)` order) of the folded `text`
     /// among all on-sale products; nil when `denseMatches` leaves the text to the indexes.
-    func denseCounts(of text: String, candidates pieces: [SearchPiece], named: [CategoryID]) -> [Int]? {
-        denseMatches(of: text, candidates: pieces).map { tiers(of: $0, named: named) }
+    func denseCounts(of text: String, in engine: any SearchEngine, named: [CategoryID]) -> [Int]? {
+        denseMatches(of: text, in: engine).map { tiers(of: $0, named: named) }
     }
 
-    /// The matches of the folded `text` when the index would check many candidates for it: a
-    /// product is one when it holds every one of `pieces` (the engine's `candidatePieces`). Nil
+    /// The matches of the folded `text` when `engine`'s index would check many candidates for it: a
+    /// product is one when it holds every one of the engine's `candidatePieces` of the text. Nil
     /// when the text is shorter than three characters (the indexes count those from their
     /// entries), when a sample says the index has few candidates to check for it (it then counts
     /// it for less), or when it holds a control character (the zero byte between products).
@@ -138,8 +138,9 @@ extension SearchTextCopy.Texts {
     /// digits alone, so a care-text phrase with a few hundred matches (`换水，斜剪根部。养`) has
     /// thousands of candidates there (10–25 ms of rechecks), which its 3-character strings with
     /// the punctuation did not say.
-    func denseMatches(of text: String, candidates pieces: [SearchPiece]) -> Matches? {
+    func denseMatches(of text: String, in engine: any SearchEngine) -> Matches? {
         guard text.unicodeScalars.count >= 3, !text.unicodeScalars.contains(where: { $0.value < 0x20 }), count > 0 else { return nil }
+        let pieces = engine.candidatePieces(of: text)
         // Products holding a few of them, spread over the text, are at least the candidates; the
         // sample stops once it has found enough (a care text's pieces are in every product).
         let sampleSize = (count + SearchTextCopy.sampleStride - 1) / SearchTextCopy.sampleStride

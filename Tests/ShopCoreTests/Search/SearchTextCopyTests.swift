@@ -50,14 +50,14 @@ struct SearchTextCopyTests {
         #expect(copy.texts(at: version + 1) == nil, "kept at the version it was read at only")
         let oracle = try SearchOracle(fixture)
         for query in [Self.care, Self.care + "养护：每天换水", "每天换水", "花束 no."] {
-            let counts = try #require(texts.denseCounts(of: SearchText.fold(query), candidates: TestDatabase.search.candidatePieces(of: SearchText.fold(query)), named: []), "\(query) is dense")
+            let counts = try #require(texts.denseCounts(of: SearchText.fold(query), in: TestDatabase.search, named: []), "\(query) is dense")
             #expect(counts.reduce(0, +) == oracle.codes(query).count, "\(query)")
         }
         // Title, subtitle, description: the products whose first field holds the text.
         let onSale = (0..<600).filter { $0 % 13 != 0 }
-        #expect(texts.denseCounts(of: "每天换水", candidates: TestDatabase.search.candidatePieces(of: "每天换水"), named: []) == [onSale.filter { $0 % 90 == 0 }.count, 0,
-                                                               onSale.filter { $0 % 90 != 0 }.count])
-        #expect(texts.denseCounts(of: "no.999", candidates: TestDatabase.search.candidatePieces(of: "no.999"), named: []) == nil, "a query with no candidates is left to the index")
+        #expect(texts.denseCounts(of: "每天换水", in: TestDatabase.search, named: []) == [onSale.filter { $0 % 90 == 0 }.count, 0,
+                                                                          onSale.filter { $0 % 90 != 0 }.count])
+        #expect(texts.denseCounts(of: "no.999", in: TestDatabase.search, named: []) == nil, "a query with no candidates is left to the index")
     }
 
     @Test func searchesAnswerTheSameWithTheCopyAsWithoutIt() throws {
